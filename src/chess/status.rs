@@ -1,0 +1,145 @@
+//! Game status: is the game over, and why.
+
+use super::bitboard::{Color, Role};
+use super::movegen::{generate_king_safe, legal_moves};
+use super::moves::{Move, MoveList};
+use super::position::Position;
+use std::fmt;
+
+/// Where a game stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Status {
+    Ongoing,
+    /// The side to move is in check with no escape at all; `winner` mated it.
+    Checkmate {
+        winner: Color,
+    },
+    /// Italian mate: the side to move could escape the check only by giving
+    /// check before the last move of its turn.
+    ItalianMate {
+        winner: Color,
+    },
+    /// The side to move cannot make every move of its turn.
+    Stalemate,
+    /// Neither side can mate: K v K, K+N v K, K+B v K.
+    DeadPosition,
+    /// Ten turns without capture or pawn move, and the mover cannot mate in this turn.
+    TenQuietTurns,
+}
+
+impl Status {
+    pub fn is_over(self) -> bool {
+        self != Status::Ongoing
+    }
+
+    /// The PGN result: `1-0`, `0-1`, `1/2-1/2`, or `*` while ongoing.
+    pub fn result(self) -> &'static str {
+        match self {
+            Status::Ongoing => "*",
+            Status::Checkmate { winner } | Status::ItalianMate { winner } => match winner {
+                Color::White => "1-0",
+                Color::Black => "0-1",
+            },
+            _ => "1/2-1/2",
+        }
+    }
+
+    /// A short reason, as in a PGN `Termination` tag or the `d` command.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Status::Ongoing => "ongoing",
+            Status::Checkmate { .. } => "checkmate",
+            Status::ItalianMate { .. } => "Italian mate",
+            Status::Stalemate => "stalemate",
+            Status::DeadPosition => "dead position",
+            Status::TenQuietTurns => "ten quiet turns",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Ongoing => f.write_str("ongoing"),
+            _ => write!(f, "{} ({})", self.result(), self.reason()),
+        }
+    }
+}
+
+/// Is the material such that no mate is possible (K v K, K+minor v K)?
+pub fn is_dead_position(pos: &Position) -> bool {
+    let occ = pos.occupied();
+    let kings = pos.role_bb(Role::King);
+    let others = occ ^ kings;
+    others.is_empty()
+        || (others.count() == 1
+            && (others & (pos.role_bb(Role::Knight) | pos.role_bb(Role::Bishop))).nonempty())
+}
+
+/// The status of `pos`, where `mates_this_turn` answers whether the side to
+/// move can mate in its current turn (asked only for the ten-quiet-turn rule;
+/// pass the fast finder from `crate::mate`, or [`brute_force_mate`]).
+pub fn status_with(pos: &Position, mates_this_turn: impl FnOnce(&Position) -> bool) -> Status {
+    if is_dead_position(pos) {
+        return Status::DeadPosition;
+    }
+    let moves = legal_moves(pos);
+    if moves.is_empty() {
+        return stuck_status(pos);
+    }
+    if pos.moves_made() == 0 && pos.quiet_turns() >= 10 && !mates_this_turn(pos) {
+        return Status::TenQuietTurns;
+    }
+    Status::Ongoing
+}
+
+/// The status with the plain exhaustive mate test (fine for short turns).
+pub fn status(pos: &Position) -> Status {
+    status_with(pos, |p| brute_force_mate(p).is_some())
+}
+
+/// Why a player with no legal move is stuck: mate (of some kind) or stalemate.
+fn stuck_status(pos: &Position) -> Status {
+    if pos.moves_made() > 0 || !pos.in_check() {
+        return Status::Stalemate;
+    }
+    let winner = pos.side_to_move().other();
+    let mut ordinary = MoveList::new();
+    generate_king_safe(pos, &mut ordinary);
+    if ordinary.is_empty() {
+        Status::Checkmate { winner }
+    } else {
+        Status::ItalianMate { winner }
+    }
+}
+
+/// Is the side to move mated at the start of its turn (either kind of mate)?
+#[inline]
+pub fn is_mated(pos: &Position) -> bool {
+    pos.moves_made() == 0 && pos.in_check() && legal_moves(pos).is_empty()
+}
+
+/// The rules' own definition of "mates in this turn", searched exhaustively
+/// with no pruning: some legal sequence of the remaining moves ends the turn
+/// with the opponent mated. The reference the fast finder is tested against.
+pub fn brute_force_mate(pos: &Position) -> Option<Vec<Move>> {
+    let mut line = Vec::new();
+    brute_force(pos, &mut line).then_some(line)
+}
+
+fn brute_force(pos: &Position, line: &mut Vec<Move>) -> bool {
+    for &mv in legal_moves(pos).iter() {
+        let mut child = pos.clone();
+        let effect = child.play(mv);
+        line.push(mv);
+        if effect.turn_ended {
+            if effect.check && is_mated(&child) {
+                return true;
+            }
+        } else if brute_force(&child, line) {
+            return true;
+        }
+        line.pop();
+    }
+    false
+}

@@ -1,0 +1,4 @@
+//! Crescendo: a game engine for Progressive chess and Linear Progression.
+
+pub mod chess;
+pub mod cli;

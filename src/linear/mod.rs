@@ -1,0 +1,62 @@
+//! Linear Progression: board shapes, positions, moves, rules and a search.
+//!
+//! The rules are those of `shared/rules/linear-progression.md`, with the
+//! choices documented in `docs/linear-progression.md`. This module tree uses
+//! only the standard library, so it stands apart from the chess code.
+//!
+//! A quick tour:
+//! - [`Board`] is a board shape, parsed from a description such as `8x8`.
+//! - [`Options`] picks the board and the optional rules; [`Position::new`]
+//!   gives the start position, [`Position::from_str`] parses the one-line
+//!   position notation and `Display` prints it.
+//! - [`Position::legal_moves`], [`Position::play`], [`Position::status`]
+//!   and [`Position::parse_move`] run a game; [`Move`] prints as `@d4`,
+//!   `d4h8`, `d4h8+a1a5` or `0000`.
+//! - [`perft`] counts move sequences; [`search`] finds a good move.
+//!
+//! [`Position::from_str`]: std::str::FromStr::from_str
+
+mod board;
+mod eval;
+mod movegen;
+mod notation;
+mod perft;
+mod position;
+mod search;
+mod square;
+
+use std::fmt;
+
+pub use board::Board;
+pub use eval::evaluate;
+pub use notation::Move;
+pub use perft::{PerftResult, perft, perft_divide};
+pub use position::{EndReason, GameResult, Options, Outcome, Position, Status};
+pub use search::{Limits, Score, SearchInfo, SearchResult, Searcher, search};
+pub use square::{Colour, Direction, Square, SquareSet};
+
+/// An error in Linear Progression text (board, position or move) or a move
+/// that is illegal in the position; the message names the offending text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinearError {
+    message: String,
+}
+
+impl LinearError {
+    pub(crate) fn new(message: impl Into<String>) -> LinearError {
+        LinearError { message: message.into() }
+    }
+
+    /// The message, e.g. `bad square 'q9': expected a..p and 1..16`.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for LinearError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LinearError {}

@@ -1,0 +1,41 @@
+//! The `crescendo` binary: with no subcommand, the engine's line protocol on
+//! stdin/stdout (see protocol.md); otherwise one of the script subcommands.
+
+use clap::{Parser, Subcommand};
+use crescendo::cli;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "crescendo",
+    version,
+    about = "Progressive chess and Linear Progression engine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count move sequences (progressive perft), or ordinary chess perft with --chess.
+    Perft(cli::perft::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => Err("the protocol loop is not built yet".to_string()),
+        Some(Command::Perft(args)) => cli::perft::run(&args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("crescendo: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
