@@ -159,6 +159,21 @@ fn en_passant_moves(pos: &Position, ksq: Square, list: &mut MoveList) {
     }
 }
 
+/// The en-passant targets on which a capture is legal in the chess sense
+/// (the capturing side's king safe), at the start of a turn.
+pub fn en_passant_targets(pos: &Position) -> Bitboard {
+    let mut list = MoveList::new();
+    let ksq = pos.king_square(pos.side_to_move());
+    if pos.moves_made() == 0 && !pos.checkers().more_than_one() {
+        en_passant_moves(pos, ksq, &mut list);
+    }
+    let mut targets = Bitboard::EMPTY;
+    for mv in list.iter() {
+        targets.set(mv.to());
+    }
+    targets
+}
+
 fn castling_moves(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
     let occ = pos.occupied();

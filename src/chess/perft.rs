@@ -1,12 +1,11 @@
 //! Move-path enumeration: ordinary-chess perft and progressive perft.
 
-use super::bitboard::Bitboard;
-use super::movegen::{generate_legal, legal_moves};
-use super::moves::{Move, MoveKind, MoveList};
+use super::movegen::{self, generate_legal, legal_moves};
+use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::rules::Rules;
 use super::status::is_mated;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Ordinary perft: leaf nodes at `depth` plies, counting the last ply in bulk.
 /// Meant for [`Rules::Chess`] positions, where every move is a turn.
@@ -100,8 +99,8 @@ pub fn divide(pos: &Position, turns: u32) -> Vec<(Move, PerftCounts)> {
 
 #[derive(Default)]
 struct Walk {
-    memo: HashMap<([u64; 4], u32), Tally>,
-    ends: HashSet<[u64; 4]>,
+    memo: FxHashMap<([u64; 4], u32), Tally>,
+    ends: FxHashSet<[u64; 4]>,
 }
 
 impl Walk {
@@ -146,20 +145,16 @@ impl Walk {
     }
 }
 
-/// The position with only the en-passant targets on which a capture is legal,
-/// so that positions differing in dead targets count as one (as modern FEN
-/// writers print them).
+/// The position with only the en-passant targets on which a capture is legal
+/// in the ordinary chess sense (the king not left in check), so that
+/// positions differing in dead targets count as one, as FEN writers print
+/// them. (An Italian en-passant capture that would give check too early is
+/// still a live target: the position itself is the same.)
 pub fn canonical_ep(pos: &Position) -> Position {
     if pos.moves_made() > 0 || pos.ep_squares().is_empty() {
         return pos.clone();
     }
-    let mut live = Bitboard::EMPTY;
-    for mv in legal_moves(pos).iter() {
-        if mv.kind() == MoveKind::EnPassant {
-            live.set(mv.to());
-        }
-    }
-    pos.with_ep(live)
+    pos.with_ep(movegen::en_passant_targets(pos))
 }
 
 /// Perft under `rules`' own notion: ordinary perft when `rules` is chess.

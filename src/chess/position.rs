@@ -412,6 +412,9 @@ impl Position {
             self.turn_length = self.rules.next_turn_length(self.turn_length);
             self.moves_made = 0;
             self.checkers = checkers;
+        } else {
+            // A legal move never leaves its own king in check.
+            self.checkers = Bitboard::EMPTY;
         }
         self.key ^= old_state ^ self.state_key();
         MoveEffect {
