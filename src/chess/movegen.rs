@@ -12,6 +12,75 @@ use super::position::{CASTLES, Position, castle_for};
 
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
+/// Where generated moves go: a [`MoveList`], or a [`MoveCounter`] that only
+/// counts them (perft's bulk counting, by popcount, with no per-move work).
+pub trait MoveSink {
+    fn push(&mut self, mv: Move);
+
+    /// Ordinary moves of the piece on `from` to each square of `dests`.
+    #[inline(always)]
+    fn push_set(&mut self, from: Square, dests: Bitboard) {
+        for to in dests {
+            self.push(Move::new(from, to, MoveKind::Normal));
+        }
+    }
+
+    /// Pawn moves to each square of `dests`, each made by the step `step`
+    /// (promoting on the last rank).
+    #[inline(always)]
+    fn push_pawn_set(&mut self, dests: Bitboard, step: i8, kind: MoveKind) {
+        for to in dests & !PROMOTION_RANKS {
+            self.push(Move::new(Square((to.0 as i8 - step) as u8), to, kind));
+        }
+        for to in dests & PROMOTION_RANKS {
+            let from = Square((to.0 as i8 - step) as u8);
+            for role in PROMOTIONS {
+                self.push(Move::new(from, to, MoveKind::Promotion(role)));
+            }
+        }
+    }
+}
+
+const PROMOTION_RANKS: Bitboard = Bitboard(Bitboard::RANK_1.0 | Bitboard::RANK_8.0);
+
+impl MoveSink for MoveList {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        MoveList::push(self, mv);
+    }
+}
+
+/// Counts moves instead of listing them.
+#[derive(Default)]
+pub struct MoveCounter(pub u64);
+
+impl MoveSink for MoveCounter {
+    #[inline(always)]
+    fn push(&mut self, _: Move) {
+        self.0 += 1;
+    }
+    #[inline(always)]
+    fn push_set(&mut self, _: Square, dests: Bitboard) {
+        self.0 += dests.count() as u64;
+    }
+    #[inline(always)]
+    fn push_pawn_set(&mut self, dests: Bitboard, _: i8, _: MoveKind) {
+        self.0 += (dests & !PROMOTION_RANKS).count() as u64
+            + 4 * (dests & PROMOTION_RANKS).count() as u64;
+    }
+}
+
+/// The number of legal next moves (bulk counting where the rules allow it).
+pub fn count_legal(pos: &Position) -> u64 {
+    if pos.check_allowed() {
+        let mut counter = MoveCounter::default();
+        generate_king_safe(pos, &mut counter);
+        counter.0
+    } else {
+        legal_moves(pos).len() as u64
+    }
+}
+
 /// Every legal next move.
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
@@ -31,7 +100,7 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
 
 /// Moves that keep the mover's king safe, ignoring the rule set's check
 /// restriction (the ordinary chess moves). Used for the Italian mate test.
-pub fn generate_king_safe(pos: &Position, list: &mut MoveList) {
+pub fn generate_king_safe<S: MoveSink>(pos: &Position, list: &mut S) {
     let us = pos.side_to_move();
     let ksq = pos.king_square(us);
     let checkers = pos.checkers();
@@ -62,7 +131,7 @@ pub fn has_legal_move(pos: &Position) -> bool {
     !legal_moves(pos).is_empty()
 }
 
-fn king_moves(pos: &Position, ksq: Square, list: &mut MoveList) {
+fn king_moves<S: MoveSink>(pos: &Position, ksq: Square, list: &mut S) {
     let us = pos.side_to_move();
     let occ_without_king = pos.occupied() ^ ksq.bb();
     for to in attacks::king(ksq) & !pos.color_bb(us) {
@@ -72,29 +141,45 @@ fn king_moves(pos: &Position, ksq: Square, list: &mut MoveList) {
     }
 }
 
-fn piece_moves(
+fn piece_moves<S: MoveSink>(
     pos: &Position,
     ksq: Square,
     pinned: Bitboard,
     target: Bitboard,
-    list: &mut MoveList,
+    list: &mut S,
 ) {
     let us = pos.side_to_move();
     let occ = pos.occupied();
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        for from in pos.pieces(us, role) {
-            let mut dests = attacks::piece(role, from, occ) & target;
-            if pinned.contains(from) {
-                dests &= attacks::line(ksq, from);
-            }
-            for to in dests {
-                list.push(Move::new(from, to, MoveKind::Normal));
-            }
-        }
+    let own = pos.color_bb(us);
+    let queens = pos.pieces(us, Role::Queen);
+    // A pinned knight can never move; pinned sliders stay on the pin line.
+    for from in pos.pieces(us, Role::Knight) & !pinned {
+        list.push_set(from, attacks::knight(from) & target);
+    }
+    for from in (pos.pieces(us, Role::Bishop) | queens) & own {
+        list.push_set(
+            from,
+            attacks::bishop(from, occ) & target & pin_mask(pinned, ksq, from),
+        );
+    }
+    for from in (pos.pieces(us, Role::Rook) | queens) & own {
+        list.push_set(
+            from,
+            attacks::rook(from, occ) & target & pin_mask(pinned, ksq, from),
+        );
     }
 }
 
-fn push_pawn_move(from: Square, to: Square, list: &mut MoveList) {
+#[inline(always)]
+fn pin_mask(pinned: Bitboard, ksq: Square, from: Square) -> Bitboard {
+    if pinned.contains(from) {
+        attacks::line(ksq, from)
+    } else {
+        Bitboard::ALL
+    }
+}
+
+fn push_pawn_move<S: MoveSink>(from: Square, to: Square, list: &mut S) {
     if to.rank() == 0 || to.rank() == 7 {
         for role in PROMOTIONS {
             list.push(Move::new(from, to, MoveKind::Promotion(role)));
@@ -104,29 +189,49 @@ fn push_pawn_move(from: Square, to: Square, list: &mut MoveList) {
     }
 }
 
-fn pawn_moves(
+/// Shifts a set by `delta` squares (positive: towards h8).
+#[inline(always)]
+fn shift(bb: Bitboard, delta: i8) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(bb.0 << delta)
+    } else {
+        Bitboard(bb.0 >> -delta)
+    }
+}
+
+fn pawn_moves<S: MoveSink>(
     pos: &Position,
     ksq: Square,
     pinned: Bitboard,
     target: Bitboard,
-    list: &mut MoveList,
+    list: &mut S,
 ) {
     let us = pos.side_to_move();
     let them = pos.color_bb(us.other());
     let empty = !pos.occupied();
-    let third_rank = Bitboard::rank(if us == Color::White { 2 } else { 5 });
-    for from in pos.pieces(us, Role::Pawn) {
-        let allowed = if pinned.contains(from) {
-            target & attacks::line(ksq, from)
-        } else {
-            target
-        };
+    let pawns = pos.pieces(us, Role::Pawn);
+    let (up, third_rank) = match us {
+        Color::White => (8i8, Bitboard::rank(2)),
+        Color::Black => (-8i8, Bitboard::rank(5)),
+    };
+    // Unpinned pawns, all at once.
+    let free = pawns & !pinned;
+    let single = shift(free, up) & empty;
+    list.push_pawn_set(single & target, up, MoveKind::Normal);
+    let double = shift(single & third_rank, up) & empty & target;
+    list.push_pawn_set(double, 2 * up, MoveKind::DoublePush);
+    let west = shift(free & !Bitboard::FILE_A, up - 1) & them & target;
+    list.push_pawn_set(west, up - 1, MoveKind::Normal);
+    let east = shift(free & !Bitboard::FILE_H, up + 1) & them & target;
+    list.push_pawn_set(east, up + 1, MoveKind::Normal);
+    // Pinned pawns, one by one along their pin lines.
+    for from in pawns & pinned {
+        let allowed = target & attacks::line(ksq, from);
         let one = from.bb().forward(us) & empty;
         for to in one & allowed {
             push_pawn_move(from, to, list);
         }
-        let two = (one & third_rank).forward(us) & empty & allowed;
-        for to in two {
+        for to in (one & third_rank).forward(us) & empty & allowed {
             list.push(Move::new(from, to, MoveKind::DoublePush));
         }
         for to in attacks::pawn(us, from) & them & allowed {
@@ -137,7 +242,7 @@ fn pawn_moves(
 
 /// En passant on the first move of a turn, possibly against several pawns.
 /// Rare enough to check each by replaying the occupancy change.
-fn en_passant_moves(pos: &Position, ksq: Square, list: &mut MoveList) {
+fn en_passant_moves<S: MoveSink>(pos: &Position, ksq: Square, list: &mut S) {
     let us = pos.side_to_move();
     let them = us.other();
     let occ = pos.occupied();
@@ -174,7 +279,7 @@ pub fn en_passant_targets(pos: &Position) -> Bitboard {
     targets
 }
 
-fn castling_moves(pos: &Position, list: &mut MoveList) {
+fn castling_moves<S: MoveSink>(pos: &Position, list: &mut S) {
     let us = pos.side_to_move();
     let occ = pos.occupied();
     let rights = pos.castling_rights();

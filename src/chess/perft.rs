@@ -10,11 +10,15 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// Ordinary perft: leaf nodes at `depth` plies, counting the last ply in bulk.
 /// Meant for [`Rules::Chess`] positions, where every move is a turn.
 pub fn chess_perft(pos: &Position, depth: u32) -> u64 {
+    if depth <= 1 {
+        return if depth == 0 {
+            1
+        } else {
+            movegen::count_legal(pos)
+        };
+    }
     let mut list = MoveList::new();
     generate_legal(pos, &mut list);
-    if depth <= 1 {
-        return if depth == 0 { 1 } else { list.len() as u64 };
-    }
     let mut nodes = 0;
     for &mv in list.iter() {
         let mut child = pos.clone();

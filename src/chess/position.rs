@@ -320,17 +320,25 @@ impl Position {
         key ^ self.state_key()
     }
 
-    fn state_key(&self) -> u64 {
+    /// [`Self::state_key`] without the rule-set part, which no move changes.
+    #[inline]
+    fn state_key_fast(&self) -> u64 {
         let mut key = zobrist::side(self.side)
             ^ zobrist::castling(self.castling)
             ^ zobrist::turn(self.turn_length, self.moves_made);
         for sq in self.ep {
             key ^= zobrist::en_passant(sq);
         }
-        if self.rules == Rules::Scottish {
-            key ^= zobrist::SCOTTISH;
-        }
         key
+    }
+
+    fn state_key(&self) -> u64 {
+        let rules = if self.rules == Rules::Scottish {
+            zobrist::SCOTTISH
+        } else {
+            0
+        };
+        self.state_key_fast() ^ rules
     }
 
     // ---- making moves ----------------------------------------------------
@@ -342,7 +350,7 @@ impl Position {
         let them = us.other();
         let from = mv.from();
         let to = mv.to();
-        let old_state = self.state_key();
+        let old_state = self.state_key_fast();
         let moving = self.board[from.index()].expect("a legal move starts on a piece");
 
         let first_move = self.moves_made == 0;
@@ -416,7 +424,7 @@ impl Position {
             // A legal move never leaves its own king in check.
             self.checkers = Bitboard::EMPTY;
         }
-        self.key ^= old_state ^ self.state_key();
+        self.key ^= old_state ^ self.state_key_fast();
         MoveEffect {
             check,
             turn_ended,

@@ -50,8 +50,16 @@ pub fn side(color: Color) -> u64 {
     }
 }
 
-/// The key part for the turn's length and the moves made in it.
+static TURN_LENGTH: [u64; 256] = table(4);
+static MOVES_MADE: [u64; 256] = table(5);
+
+/// The key part for the turn's length and the moves made in it (tables for
+/// the lengths real games reach, a hash beyond).
 #[inline]
 pub fn turn(turn_length: u32, moves_made: u32) -> u64 {
-    splitmix(0x7475_726e ^ ((turn_length as u64) << 20) ^ moves_made as u64)
+    if turn_length < 256 {
+        TURN_LENGTH[turn_length as usize] ^ MOVES_MADE[moves_made as usize]
+    } else {
+        splitmix(0x7475_726e ^ ((turn_length as u64) << 20) ^ moves_made as u64)
+    }
 }
