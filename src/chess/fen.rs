@@ -139,12 +139,10 @@ fn parse_placement(pos: &mut Position, text: &str) -> Result<(), FenError> {
                 format!("{} has {kings} kings, expected exactly 1", color.name()),
             ));
         }
-        if pos.color_bb(color).count() > 16 {
-            return Err(err(
-                "placement",
-                format!("{} has more than 16 pieces", color.name()),
-            ));
-        }
+    }
+    // Not a chess limit but ours: position identities pack 32 pieces.
+    if pos.occupied().count() > 32 {
+        return Err(err("placement", "more than 32 pieces on the board"));
     }
     if (pos.role_bb(Role::Pawn) & (Bitboard::RANK_1 | Bitboard::RANK_8)).nonempty() {
         return Err(err("placement", "a pawn stands on the first or last rank"));

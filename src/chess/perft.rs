@@ -3,7 +3,6 @@
 use super::movegen::{self, generate_legal, legal_moves};
 use super::moves::{Move, MoveList};
 use super::position::Position;
-use super::rules::Rules;
 use super::status::is_mated;
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -139,7 +138,8 @@ impl Walk {
             return self.count(&child, turns - 1);
         }
         if turns == 1 {
-            self.ends.insert(canonical_ep(&child).exact_key());
+            keep_live_ep_only(&mut child);
+            self.ends.insert(child.exact_key());
         }
         Tally {
             sequences: (turns == 1) as u64,
@@ -149,26 +149,22 @@ impl Walk {
     }
 }
 
-/// The position with only the en-passant targets on which a capture is legal
-/// in the ordinary chess sense (the king not left in check), so that
-/// positions differing in dead targets count as one, as FEN writers print
-/// them. (An Italian en-passant capture that would give check too early is
-/// still a live target: the position itself is the same.)
-pub fn canonical_ep(pos: &Position) -> Position {
-    if pos.moves_made() > 0 || pos.ep_squares().is_empty() {
-        return pos.clone();
+/// Drops the en-passant targets on which no capture is legal in the
+/// ordinary chess sense (the king not left in check), so that positions
+/// differing only in dead targets count as one, as FEN writers print them.
+/// (An Italian en-passant capture that would give check too early is still a
+/// live target: the position itself is the same.)
+pub fn keep_live_ep_only(pos: &mut Position) {
+    if pos.moves_made() == 0 && pos.ep_squares().nonempty() {
+        let live = movegen::en_passant_targets(pos);
+        pos.set_ep(live);
     }
-    pos.with_ep(movegen::en_passant_targets(pos))
-}
-
-/// Perft under `rules`' own notion: ordinary perft when `rules` is chess.
-pub fn is_chess(pos: &Position) -> bool {
-    pos.rules() == Rules::Chess
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Rules;
     use crate::chess::fen::{START_FEN, parse};
 
     #[test]

@@ -483,12 +483,10 @@ impl Position {
         [self.occupied().0, codes[0], codes[1], state]
     }
 
-    /// The same position with only `ep` as its en-passant squares.
-    pub(crate) fn with_ep(&self, ep: Bitboard) -> Position {
-        let mut p = self.clone();
-        p.key ^= p.state_key();
-        p.ep = ep;
-        p.key ^= p.state_key();
-        p
+    /// Replaces the en-passant squares (the key follows).
+    pub(crate) fn set_ep(&mut self, ep: Bitboard) {
+        self.key ^= self.state_key();
+        self.ep = ep;
+        self.key ^= self.state_key();
     }
 }

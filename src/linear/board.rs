@@ -48,7 +48,11 @@ impl Board {
                 usable.len()
             )));
         }
-        Ok(Board { width, height, usable })
+        Ok(Board {
+            width,
+            height,
+            usable,
+        })
     }
 
     /// A rectangle with its four corners removed.
@@ -154,7 +158,11 @@ impl FromStr for Board {
                 '#' => Some(true),
                 _ => None,
             })?;
-            let removed = removed.iter().filter(|&&(_, r)| r).map(|&(sq, _)| sq).collect();
+            let removed = removed
+                .iter()
+                .filter(|&&(_, r)| r)
+                .map(|&(sq, _)| sq)
+                .collect();
             return Board::new(width, height, removed);
         }
         Err(unknown_board(text))
@@ -189,13 +197,15 @@ fn parse_size(text: &str) -> Option<(u8, u8)> {
     Some((number(w)?, number(h)?))
 }
 
+/// A parsed grid: width, height and each square's state.
+pub(crate) type Grid<T> = (u8, u8, Vec<(Square, T)>);
+
 /// A grid of `/`-separated rows, top rank first; `cell` maps a character
 /// to a square state, and a digit run stands for that many `.` cells.
-/// Returns the width, the height and each square's state.
 pub(crate) fn parse_rows<T: Copy>(
     text: &str,
     cell: impl Fn(char) -> Option<T>,
-) -> Result<(u8, u8, Vec<(Square, T)>), LinearError> {
+) -> Result<Grid<T>, LinearError> {
     let rows: Vec<&str> = text.split('/').collect();
     let height = rows.len();
     if !(usize::from(MIN_SIDE)..=usize::from(MAX_SIDE)).contains(&height) {
@@ -273,7 +283,11 @@ fn corner_blocks(width: u8, height: u8) -> Result<Board, LinearError> {
 
 fn center_isle() -> Board {
     let centre = ["d4", "e4", "d5", "e5"].map(|s| Square::parse(s).expect("valid name"));
-    let removed = Board::default().corners().into_iter().chain(centre).collect();
+    let removed = Board::default()
+        .corners()
+        .into_iter()
+        .chain(centre)
+        .collect();
     Board::new(8, 8, removed).expect("valid preset")
 }
 
@@ -300,7 +314,14 @@ mod tests {
 
     #[test]
     fn descriptions_round_trip() {
-        for text in ["8x8", "center-isle", "8x8-corner-blocks", "10x10", "5x7", "..../.#../..../...."] {
+        for text in [
+            "8x8",
+            "center-isle",
+            "8x8-corner-blocks",
+            "10x10",
+            "5x7",
+            "..../.#../..../....",
+        ] {
             assert_eq!(board(text).to_string(), text);
             assert_eq!(board(&board(text).rows()), board(text));
         }

@@ -44,7 +44,9 @@ pub struct LinearError {
 
 impl LinearError {
     pub(crate) fn new(message: impl Into<String>) -> LinearError {
-        LinearError { message: message.into() }
+        LinearError {
+            message: message.into(),
+        }
     }
 
     /// The message, e.g. `bad square 'q9': expected a..p and 1..16`.

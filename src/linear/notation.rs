@@ -54,12 +54,14 @@ impl Move {
         };
         if let Some(square) = main.strip_prefix('@') {
             let to = Square::parse(square).map_err(|e| bad(e.message()))?;
-            let blocker = extra.map(Square::parse).transpose().map_err(|e| bad(e.message()))?;
+            let blocker = extra
+                .map(Square::parse)
+                .transpose()
+                .map_err(|e| bad(e.message()))?;
             return Ok(Move::Drop { to, blocker });
         }
-        let (from, to) = split_squares(main).ok_or_else(|| {
-            bad("expected @<square>, <from><to>, <from><to>+<from><to> or 0000")
-        })?;
+        let (from, to) = split_squares(main)
+            .ok_or_else(|| bad("expected @<square>, <from><to>, <from><to>+<from><to> or 0000"))?;
         let blocker = match extra {
             Some(extra) => Some(split_squares(extra).ok_or_else(|| bad("bad blocker move"))?),
             None => None,
@@ -70,7 +72,11 @@ impl Move {
 
 /// Splits `d4h8` or `a10b12` into two squares.
 fn split_squares(text: &str) -> Option<(Square, Square)> {
-    let second = text.char_indices().skip(1).find(|(_, c)| c.is_ascii_lowercase())?.0;
+    let second = text
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| c.is_ascii_lowercase())?
+        .0;
     let from = Square::parse(&text[..second]).ok()?;
     let to = Square::parse(&text[second..]).ok()?;
     Some((from, to))
@@ -243,7 +249,10 @@ fn parse_grid(grid: &str) -> Result<Position, LinearError> {
         }
     }
     let board = Board::new(width, height, removed)?;
-    let mut pos = Position::new(&super::Options { board, ..Default::default() });
+    let mut pos = Position::new(&super::Options {
+        board,
+        ..Default::default()
+    });
     pos.tokens = tokens;
     Ok(pos)
 }
@@ -252,7 +261,9 @@ fn parse_optional_square(text: &str, field: &str) -> Result<Option<Square>, Line
     if text == "-" {
         return Ok(None);
     }
-    Square::parse(text).map(Some).map_err(|e| field_error(field, text, e.message()))
+    Square::parse(text)
+        .map(Some)
+        .map_err(|e| field_error(field, text, e.message()))
 }
 
 fn parse_options(text: &str) -> Result<(bool, bool), LinearError> {
@@ -265,7 +276,11 @@ fn parse_options(text: &str) -> Result<(bool, bool), LinearError> {
             "equal" if !equal => equal = true,
             "blockers" if !blockers => blockers = true,
             _ => {
-                return Err(field_error("options", text, "expected -, equal, blockers or equal,blockers"));
+                return Err(field_error(
+                    "options",
+                    text,
+                    "expected -, equal, blockers or equal,blockers",
+                ));
             }
         }
     }
@@ -276,13 +291,24 @@ fn parse_blockers(text: &str, use_blockers: bool) -> Result<[Option<Square>; 2],
     if !use_blockers {
         return match text {
             "-" => Ok([None; 2]),
-            _ => Err(field_error("blockers", text, "expected - as the blockers option is off")),
+            _ => Err(field_error(
+                "blockers",
+                text,
+                "expected - as the blockers option is off",
+            )),
         };
     }
-    let (white, black) = text
-        .split_once(',')
-        .ok_or_else(|| field_error("blockers", text, "expected <white>,<black>, e.g. a1,- or -,-"))?;
-    Ok([parse_optional_square(white, "white blocker")?, parse_optional_square(black, "black blocker")?])
+    let (white, black) = text.split_once(',').ok_or_else(|| {
+        field_error(
+            "blockers",
+            text,
+            "expected <white>,<black>, e.g. a1,- or -,-",
+        )
+    })?;
+    Ok([
+        parse_optional_square(white, "white blocker")?,
+        parse_optional_square(black, "black blocker")?,
+    ])
 }
 
 /// The cross-field checks: drops, blockers and the last end agree with
@@ -290,33 +316,152 @@ fn parse_blockers(text: &str, use_blockers: bool) -> Result<[Option<Square>; 2],
 fn validate(pos: &Position) -> Result<(), LinearError> {
     let err = |why: String| Err(LinearError::new(format!("bad position '{pos}': {why}")));
     let dropped = Colour::ALL.map(|c| !pos.tokens(c).is_empty());
-    let order_ok = match (dropped, pos.side) {
-        ([false, false], Colour::White) | ([true, false], Colour::Black) | ([true, true], _) => true,
-        _ => false,
-    };
+    let order_ok = matches!(
+        (dropped, pos.side),
+        ([false, false], Colour::White) | ([true, false], Colour::Black) | ([true, true], _)
+    );
     if !order_ok {
         return err("the tokens and the side to move do not fit the drop order".into());
     }
     for colour in Colour::ALL {
         let blocker = pos.blocker(colour);
         if pos.use_blockers && blocker.is_some() != dropped[colour.index()] {
-            return err(format!("a blocker is placed exactly when its owner has dropped ({colour:?})"));
+            return err(format!(
+                "a blocker is placed exactly when its owner has dropped ({colour:?})"
+            ));
         }
-        if let Some(sq) = blocker {
-            if !pos.board.is_usable(sq) && !pos.board.is_corner(sq) {
-                return err(format!("blocker on {sq}, a removed square that is not a corner"));
-            }
+        if let Some(sq) = blocker
+            && !pos.board.is_usable(sq)
+            && !pos.board.is_corner(sq)
+        {
+            return err(format!(
+                "blocker on {sq}, a removed square that is not a corner"
+            ));
         }
     }
     if pos.blockers[0].is_some() && pos.blockers[0] == pos.blockers[1] {
         return err("both blockers on one square".into());
     }
-    if let Some(sq) = pos.last_end {
-        if pos.passes > 0 || !pos.tokens(pos.side.opponent()).contains(sq) {
-            return err(format!(
-                "last end {sq} must hold a token of the player who just moved, and no pass since"
-            ));
-        }
+    if let Some(sq) = pos.last_end
+        && (pos.passes > 0 || !pos.tokens(pos.side.opponent()).contains(sq))
+    {
+        return err(format!(
+            "last end {sq} must hold a token of the player who just moved, and no pass since"
+        ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linear::Options;
+
+    fn error_of(text: &str) -> String {
+        text.parse::<Position>().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn moves_print_and_parse_back() {
+        for text in [
+            "@d4",
+            "@d4+a1",
+            "d4h8",
+            "d4h8+a1a5",
+            "a10p16",
+            "p16a1+a2a16",
+            "0000",
+        ] {
+            assert_eq!(Move::parse(text).unwrap().to_string(), text);
+        }
+        let blockers = Options {
+            blockers: true,
+            ..Options::default()
+        };
+        let mut p = Position::new(&blockers);
+        for text in ["@d4+a1", "@e5+h8", "d4d6+a1b1"] {
+            p.play(p.parse_move(text).unwrap());
+        }
+        for mv in p.legal_moves() {
+            assert_eq!(p.parse_move(&mv.to_string()).unwrap(), mv);
+        }
+    }
+
+    #[test]
+    fn bad_and_illegal_moves_name_the_move() {
+        for text in [
+            "", "d4", "d4h", "@q4", "@d4+", "d4h8+a1", "d4h8+a1a", "00000", "d0h8",
+        ] {
+            let err = Move::parse(text).unwrap_err().to_string();
+            assert!(err.contains(&format!("'{text}'")), "{text}: {err}");
+        }
+        let start = Position::new(&Options::default());
+        let err = start.parse_move("d4h8").unwrap_err().to_string();
+        assert!(
+            err.starts_with("illegal move 'd4h8' in #6#/8/8/8/8/8/8/#6# w"),
+            "{err}"
+        );
+        assert!(start.parse_move("@a1").is_err() && start.parse_move("0000").is_err());
+    }
+
+    #[test]
+    fn positions_print_and_parse_back() {
+        let start = Position::new(&Options::default());
+        assert_eq!(start.to_string(), "#6#/8/8/8/8/8/8/#6# w - 0 - -");
+        for text in [
+            "#6#/8/8/3w4/4b3/8/8/#6# w e4 0 - -",
+            "#6#/8/8/3w4/4b3/8/8/#6# w - 1 equal -",
+            "#6#/8/8/3w4/4b3/8/8/#6# b - 0 equal,blockers a1,h8",
+            "#6#/8/8/3w4/8/8/8/#6# b d5 0 blockers d5,-",
+            "4/4/4/w1b1 w - 2 - -",
+            "#14#/16/16/16/16/16/16/16/16/16/16/16/16/16/16/#14# w - 0 - -",
+        ] {
+            assert_eq!(text.parse::<Position>().unwrap().to_string(), text);
+        }
+        let dotted: Position = "#......#/8/8/8/8/8/8/#......# w - 0 - -".parse().unwrap();
+        assert_eq!(dotted, start);
+    }
+
+    #[test]
+    fn bad_positions_name_the_offending_field() {
+        let cases = [
+            ("#6#/8/8/8/8/8/8/#6# w - 0 -", "found 5"),
+            ("#6#/8/8/8/8/8/8/#6# x - 0 - -", "bad side to move 'x'"),
+            ("#6#/8/8/8/8/8/8/#6# w z9 0 - -", "bad last end 'z9'"),
+            ("#6#/8/8/8/8/8/8/#6# w - 3 - -", "bad passes '3'"),
+            ("#6#/8/8/8/8/8/8/#6# w - 0 fast -", "bad options 'fast'"),
+            ("#6#/8/8/8/8/8/8/#6# w - 0 - a1,h8", "bad blockers 'a1,h8'"),
+            ("#6#/8/8/8/8/8/8/#6# w - 0 blockers a1", "bad blockers 'a1'"),
+            ("#6#/8/8/3q4/8/8/8/#6# w - 0 - -", "bad row '3q4'"),
+            ("#6#/8/8/3w5/8/8/8/#6# w - 0 - -", "bad row '3w5'"),
+            ("#6#/8/8/3w4/8/8/8/#6# w - 0 - -", "drop order"),
+            (
+                "#6#/8/8/3w4/8/8/8/#6# b d5 0 blockers -,-",
+                "blocker is placed",
+            ),
+            (
+                "#6#/8/8/3w4/8/8/8/#6# b d5 0 blockers b2,h8",
+                "blocker is placed",
+            ),
+            ("#6#/8/8/3w4/8/8/8/#6# b d5 0 blockers d5,-", ""),
+            (
+                "#6#/8/8/3##3/2w##b2/8/8/#6# w f4 0 blockers d4,a1",
+                "not a corner",
+            ),
+            ("#6#/8/8/3w4/4b3/8/8/#6# w d5 0 - -", "last end d5"),
+            ("#6#/8/8/3w4/4b3/8/8/#6# w e4 1 - -", "last end e4"),
+            ("#6#/8/8/3w4/4b3/8/8/#6# w - 0 blockers a1,a1", "one square"),
+            ("#6#/8/8/3w4/4b3/8/8/#6# w - 0 blockers a1,b1", ""),
+        ];
+        for (text, needle) in cases {
+            match text.parse::<Position>() {
+                Ok(_) => assert!(needle.is_empty(), "{text} parsed"),
+                Err(e) => assert!(
+                    !needle.is_empty() && e.to_string().contains(needle),
+                    "{text}: {e}"
+                ),
+            }
+        }
+        assert!(error_of("banana").contains("expected 6 fields"));
+    }
 }

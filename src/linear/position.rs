@@ -1,9 +1,9 @@
 //! The game state: tokens, blockers, turn state, making moves, game end.
 
+use super::LinearError;
 use super::board::Board;
 use super::notation::Move;
 use super::square::{Colour, Direction, Square, SquareSet};
-use super::LinearError;
 
 /// The engine options that change the rules (all off by default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -94,7 +94,11 @@ impl Position {
 
     /// The options this position is played under.
     pub fn options(&self) -> Options {
-        Options { equal_moves: self.equal_moves, blockers: self.use_blockers, board: self.board }
+        Options {
+            equal_moves: self.equal_moves,
+            blockers: self.use_blockers,
+            board: self.board,
+        }
     }
 
     /// The board shape.
@@ -176,7 +180,12 @@ impl Position {
             std::cmp::Ordering::Less => Outcome::BlackWins,
             std::cmp::Ordering::Equal => Outcome::Draw,
         };
-        Status::Over(GameResult { outcome, white, black, reason })
+        Status::Over(GameResult {
+            outcome,
+            white,
+            black,
+            reason,
+        })
     }
 
     /// Whether the game is over.

@@ -75,6 +75,14 @@ impl Square {
     }
 }
 
+impl std::str::FromStr for Square {
+    type Err = LinearError;
+
+    fn from_str(text: &str) -> Result<Square, LinearError> {
+        Square::parse(text)
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
@@ -149,6 +157,20 @@ impl Direction {
         Direction::West,
         Direction::NorthWest,
     ];
+
+    /// The direction pointing the other way.
+    pub const fn opposite(self) -> Direction {
+        match self {
+            Direction::North => Direction::South,
+            Direction::NorthEast => Direction::SouthWest,
+            Direction::East => Direction::West,
+            Direction::SouthEast => Direction::NorthWest,
+            Direction::South => Direction::North,
+            Direction::SouthWest => Direction::NorthEast,
+            Direction::West => Direction::East,
+            Direction::NorthWest => Direction::SouthEast,
+        }
+    }
 
     /// (file step, rank step).
     pub const fn delta(self) -> (i8, i8) {
@@ -342,7 +364,9 @@ impl Iterator for SquareIter {
             let bits = self.set.0[self.word];
             if bits != 0 {
                 self.set.0[self.word] = bits & (bits - 1);
-                return Some(Square((self.word * 64 + bits.trailing_zeros() as usize) as u8));
+                return Some(Square(
+                    (self.word * 64 + bits.trailing_zeros() as usize) as u8,
+                ));
             }
             self.word += 1;
         }
@@ -383,7 +407,10 @@ mod tests {
 
     #[test]
     fn iteration_is_in_index_order() {
-        let set: SquareSet = ["c3", "a1", "p16", "b9"].map(|s| Square::parse(s).unwrap()).into_iter().collect();
+        let set: SquareSet = ["c3", "a1", "p16", "b9"]
+            .map(|s| Square::parse(s).unwrap())
+            .into_iter()
+            .collect();
         let names: Vec<String> = set.iter().map(|s| s.to_string()).collect();
         assert_eq!(names, ["a1", "c3", "b9", "p16"]);
         assert_eq!(set.len(), 4);

@@ -27,14 +27,18 @@
 //! game one move at a time, keeping for every distinct state (board, mover,
 //! castling rights, en-passant squares, at a given move of a given turn) the
 //! number of move sequences that reach it. Nothing else is pruned or guessed.
+//! `naive_perft` gives the same counts by plainly walking every sequence (for
+//! small cases), and `reference_divide` splits `sequences` by first move.
+//!
+//! T = 3 from the start position takes about a minute of CPU and 4 GB of
+//! memory in release mode.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 use shakmaty::{
     Bitboard, Board, CastlingMode, Chess, Color, FromSetup, Move, Position, Rank, Role, Setup,
-    Square,
-    attacks, fen::Fen,
+    Square, attacks, fen::Fen,
 };
 
 /// A small fast hasher (the multiply-rotate "Fx" hash) for the big state
@@ -85,9 +89,17 @@ pub struct RefCounts {
     pub sequences: u64,
     /// Distinct positions at the end of those sequences, told apart by
     /// placement, side to move, castling rights and the en-passant targets on
-    /// which an en-passant capture is legal for the side to move (as the first
-    /// move of its next turn, under the rule set).
+    /// which an en-passant capture is legal for the side to move under the
+    /// rule set, as the first move of its next turn (so under the Italian
+    /// rules a capture that would give check does not count, the next turn
+    /// having at least two moves).
     pub positions: u64,
+    /// The same, but an en-passant target counts when the capture is legal in
+    /// ordinary chess (it leaves the capturer's king safe), whether or not it
+    /// gives check. This is the convention of the table in
+    /// `shared/bench/progressive-perft.md`. Under the Scottish rules the two
+    /// counts are always equal.
+    pub positions_chess_ep: u64,
     /// Sequences that end in a stalemate on the way: the mover has no legal
     /// move in the middle of a turn, or at the start of one while not in check.
     pub stalemates: u64,
@@ -108,7 +120,9 @@ struct State {
     /// Castling rights as shakmaty keeps them: the squares of the rooks that
     /// may still castle.
     castling: Bitboard,
-    /// At the first move of a turn: the en-passant targets open to it.
+    /// At the first move of a turn: the en-passant targets open to it (when
+    /// a turn ends, only those on which a capture is legal in ordinary chess
+    /// are kept; the others could never be used).
     /// Later in the turn: the squares passed over by the mover's own double
     /// steps made earlier in this turn whose pawn has not moved again.
     ep: Bitboard,
@@ -117,9 +131,10 @@ struct State {
 /// One legal move of the current turn and what it leads to.
 struct LegalMove {
     m: Move,
-    /// The position right after the move (shakmaty has passed the turn to the
-    /// opponent, so `after.is_check()` tells whether the move gives check).
-    after: Chess,
+    /// The board and castling rights right after the move.
+    board: Board,
+    castling: Bitboard,
+    /// Whether the move leaves the opponent in check.
     gives_check: bool,
 }
 
@@ -127,30 +142,73 @@ struct LegalMove {
 /// fields) over `turns` turns, the first turn counted from the position's
 /// current move. Panics with a message on a FEN it cannot accept.
 pub fn reference_perft(fen: &str, turns: u32, rules: RefRules) -> RefCounts {
-    let (start, mut turn_length, mut moves_made) = parse_progressive_fen(fen);
+    let (start, turn_length, moves_made) = parse_progressive_fen(fen);
+    perft_from(start, turn_length, moves_made, turns, rules)
+}
+
+/// `sequences` of `reference_perft` split by the first move (in UCI, e.g.
+/// `e1g1` for castling), sorted by move: for finding where another
+/// implementation goes wrong.
+pub fn reference_divide(fen: &str, turns: u32, rules: RefRules) -> Vec<(String, u64)> {
+    assert!(turns >= 1, "divide needs at least one turn");
+    let (start, turn_length, moves_made) = parse_progressive_fen(fen);
+    let moves_left = turn_length - moves_made;
+    let mut divide = Vec::new();
+    for lm in legal_moves(&start, moves_made, moves_left, rules) {
+        let uci = lm.m.to_uci(CastlingMode::Standard).to_string();
+        let turn_over = moves_left == 1 || (rules == RefRules::Scottish && lm.gives_check);
+        let after = state_after(&start, moves_made, lm);
+        let sequences = if !turn_over {
+            perft_from(after, turn_length, moves_made + 1, turns, rules).sequences
+        } else if turns == 1 {
+            1
+        } else {
+            let opponent = turn_over_to_opponent(after);
+            if is_mated(&opponent, turn_length + 1, rules) {
+                0
+            } else {
+                perft_from(opponent, turn_length + 1, 0, turns - 1, rules).sequences
+            }
+        };
+        divide.push((uci, sequences));
+    }
+    divide.sort();
+    divide
+}
+
+/// `reference_perft` from a parsed state: `start.mover` is about to make
+/// move `moves_made` (0-based) of a turn of `turn_length` moves.
+fn perft_from(
+    start: State,
+    mut turn_length: u32,
+    mut moves_made: u32,
+    turns: u32,
+    rules: RefRules,
+) -> RefCounts {
     let mut counts = RefCounts::default();
     if turns == 0 {
         // The empty sequence, as chess perft(0) = 1.
         counts.sequences = 1;
         counts.positions = 1;
+        counts.positions_chess_ep = 1;
         return counts;
     }
 
     // Distinct states at the current move of the current turn, each with the
     // number of move sequences that reach it.
-    let mut layer: HashMap<State, u64> = HashMap::new();
+    let mut layer: FastMap<State, u64> = FastMap::default();
     layer.insert(start, 1);
-    let mut end_positions: HashSet<State> = HashSet::new();
 
     for turn in 0..turns {
         let last_turn = turn + 1 == turns;
+        let next_length = turn_length + 1;
         // States at the end of this turn, already turned over to the opponent
-        // (mover = opponent, ep = the opponent's open targets).
-        let mut ended: HashMap<State, u64> = HashMap::new();
+        // (mover = opponent, ep = the opponent's usable targets).
+        let mut ended: FastMap<State, u64> = FastMap::default();
 
         while !layer.is_empty() {
             let moves_left = turn_length - moves_made;
-            let mut next: HashMap<State, u64> = HashMap::new();
+            let mut next: FastMap<State, u64> = FastMap::default();
             for (state, n) in layer {
                 let moves = legal_moves(&state, moves_made, moves_left, rules);
                 if moves.is_empty() {
@@ -165,9 +223,9 @@ pub fn reference_perft(fen: &str, turns: u32, rules: RefRules) -> RefCounts {
                     continue;
                 }
                 for lm in moves {
-                    let after = state_after(&state, moves_made, &lm);
-                    let turn_over = moves_left == 1
-                        || (rules == RefRules::Scottish && lm.gives_check);
+                    let turn_over =
+                        moves_left == 1 || (rules == RefRules::Scottish && lm.gives_check);
+                    let after = state_after(&state, moves_made, lm);
                     if turn_over {
                         *ended.entry(turn_over_to_opponent(after)).or_default() += n;
                     } else {
@@ -180,25 +238,31 @@ pub fn reference_perft(fen: &str, turns: u32, rules: RefRules) -> RefCounts {
         }
 
         // The turn is over for every sequence; look at the opponent's turn.
-        let next_length = turn_length + 1;
+        if last_turn {
+            // `ended` holds each end position once, with the en-passant
+            // targets on which a capture is legal in ordinary chess.
+            counts.positions_chess_ep = ended.len() as u64;
+        }
+        let mut end_positions: FastSet<State> = FastSet::default();
         for (state, n) in ended {
-            let first_moves = legal_moves(&state, 0, next_length, rules);
-            let mated = first_moves.is_empty() && in_check(&state);
+            let mated = is_mated(&state, next_length, rules);
             if mated {
                 counts.mates += n;
             }
             if last_turn {
                 counts.sequences += n;
-                end_positions.insert(position_key(state, &first_moves));
+                let ep = rule_legal_ep_targets(&state, next_length, rules);
+                end_positions.insert(State { ep, ..state });
             } else if !mated {
                 *layer.entry(state).or_default() += n;
             }
         }
+        if last_turn {
+            counts.positions = end_positions.len() as u64;
+        }
         turn_length = next_length;
         moves_made = 0;
     }
-
-    counts.positions = end_positions.len() as u64;
     counts
 }
 
@@ -211,75 +275,86 @@ pub fn naive_perft(fen: &str, turns: u32, rules: RefRules) -> RefCounts {
     if turns == 0 {
         counts.sequences = 1;
         counts.positions = 1;
+        counts.positions_chess_ep = 1;
         return counts;
     }
-    let mut positions = HashSet::new();
-    naive_walk(
-        &start,
-        turn_length,
-        moves_made,
-        turns,
+    let mut positions = FastSet::default();
+    let mut positions_chess_ep = FastSet::default();
+    let mut walk = NaiveWalk {
         rules,
-        &mut counts,
-        &mut positions,
-    );
+        counts: &mut counts,
+        positions: &mut positions,
+        positions_chess_ep: &mut positions_chess_ep,
+    };
+    walk.walk(&start, turn_length, moves_made, turns);
     counts.positions = positions.len() as u64;
+    counts.positions_chess_ep = positions_chess_ep.len() as u64;
     counts
 }
 
-fn naive_walk(
-    state: &State,
-    turn_length: u32,
-    moves_made: u32,
-    turns_left: u32,
+struct NaiveWalk<'a> {
     rules: RefRules,
-    counts: &mut RefCounts,
-    positions: &mut HashSet<State>,
-) {
-    let moves_left = turn_length - moves_made;
-    let moves = legal_moves(state, moves_made, moves_left, rules);
-    if moves.is_empty() {
-        if !(moves_made == 0 && in_check(state)) {
-            counts.stalemates += 1;
+    counts: &'a mut RefCounts,
+    positions: &'a mut FastSet<State>,
+    positions_chess_ep: &'a mut FastSet<State>,
+}
+
+impl NaiveWalk<'_> {
+    fn walk(&mut self, state: &State, turn_length: u32, moves_made: u32, turns_left: u32) {
+        let moves_left = turn_length - moves_made;
+        let moves = legal_moves(state, moves_made, moves_left, self.rules);
+        if moves.is_empty() {
+            if !(moves_made == 0 && in_check(state)) {
+                self.counts.stalemates += 1;
+            }
+            return;
         }
-        return;
-    }
-    for lm in moves {
-        let after = state_after(state, moves_made, &lm);
-        let turn_over = moves_left == 1 || (rules == RefRules::Scottish && lm.gives_check);
-        if !turn_over {
-            naive_walk(
-                &after,
-                turn_length,
-                moves_made + 1,
-                turns_left,
-                rules,
-                counts,
-                positions,
-            );
-            continue;
-        }
-        let opponent = turn_over_to_opponent(after);
-        let first_moves = legal_moves(&opponent, 0, turn_length + 1, rules);
-        let mated = first_moves.is_empty() && in_check(&opponent);
-        if mated {
-            counts.mates += 1;
-        }
-        if turns_left == 1 {
-            counts.sequences += 1;
-            positions.insert(position_key(opponent, &first_moves));
-        } else if !mated {
-            naive_walk(
-                &opponent,
-                turn_length + 1,
-                0,
-                turns_left - 1,
-                rules,
-                counts,
-                positions,
-            );
+        for lm in moves {
+            let turn_over = moves_left == 1 || (self.rules == RefRules::Scottish && lm.gives_check);
+            let after = state_after(state, moves_made, lm);
+            if !turn_over {
+                self.walk(&after, turn_length, moves_made + 1, turns_left);
+                continue;
+            }
+            let opponent = turn_over_to_opponent(after);
+            let mated = is_mated(&opponent, turn_length + 1, self.rules);
+            if mated {
+                self.counts.mates += 1;
+            }
+            if turns_left == 1 {
+                self.counts.sequences += 1;
+                let ep = rule_legal_ep_targets(&opponent, turn_length + 1, self.rules);
+                self.positions.insert(State {
+                    ep,
+                    ..opponent.clone()
+                });
+                self.positions_chess_ep.insert(opponent);
+            } else if !mated {
+                self.walk(&opponent, turn_length + 1, 0, turns_left - 1);
+            }
         }
     }
+}
+
+/// Is the mover of `state`, at the start of a turn of `turn_length` moves,
+/// mated: in check with no legal first move under the rule set?
+fn is_mated(state: &State, turn_length: u32, rules: RefRules) -> bool {
+    in_check(state) && legal_moves(state, 0, turn_length, rules).is_empty()
+}
+
+/// The open targets of `state` (at the start of a turn of `turn_length`
+/// moves) on which an en-passant capture is legal as the first move under
+/// the rule set.
+fn rule_legal_ep_targets(state: &State, turn_length: u32, rules: RefRules) -> Bitboard {
+    let mut targets = Bitboard::EMPTY;
+    if state.ep.any() {
+        for lm in legal_moves(state, 0, turn_length, rules) {
+            if let Move::EnPassant { to, .. } = lm.m {
+                targets.add(to);
+            }
+        }
+    }
+    targets
 }
 
 /// Every legal move for the mover in `state`, as move number `moves_made`
@@ -328,7 +403,8 @@ fn legal_moves(state: &State, moves_made: u32, moves_left: u32, rules: RefRules)
         }
         legal.push(LegalMove {
             m,
-            after,
+            board: after.board().clone(),
+            castling: after.castles().castling_rights(),
             gives_check,
         });
     }
@@ -337,7 +413,7 @@ fn legal_moves(state: &State, moves_made: u32, moves_left: u32, rules: RefRules)
 
 /// The state after a legal move, the same side still to move (whether the
 /// turn goes on is decided by the caller).
-fn state_after(state: &State, moves_made: u32, lm: &LegalMove) -> State {
+fn state_after(state: &State, moves_made: u32, lm: LegalMove) -> State {
     // At the first move `state.ep` held the targets open to this move: they
     // close now. Later it holds the mover's own double steps of this turn.
     let mut passed = if moves_made == 0 {
@@ -364,16 +440,18 @@ fn state_after(state: &State, moves_made: u32, lm: &LegalMove) -> State {
         passed.add(Square::new((u32::from(from) + u32::from(to)) / 2));
     }
     State {
-        board: lm.after.board().clone(),
+        board: lm.board,
         mover: state.mover,
-        castling: lm.after.castles().castling_rights(),
+        castling: lm.castling,
         ep: passed,
     }
 }
 
 /// At the end of the mover's turn: the opponent's state at the start of its
 /// turn. Double steps of this turn open en passant if the pawn is still there
-/// and the passed square is empty.
+/// and the passed square is empty; of those, only the targets on which a
+/// capture is legal in ordinary chess are kept (the others can never be used,
+/// so dropping them changes nothing but lets equal positions merge).
 fn turn_over_to_opponent(state: State) -> State {
     let opponent = !state.mover;
     let mut open = Bitboard::EMPTY;
@@ -382,28 +460,16 @@ fn turn_over_to_opponent(state: State) -> State {
             open.add(square);
         }
     }
-    State {
+    let mut turned = State {
         board: state.board,
         mover: opponent,
         castling: state.castling,
         ep: open,
-    }
-}
-
-/// The key of an end position: the state with the en-passant targets cut
-/// down to those on which a capture is legal as the first move (from the
-/// side to move's list of legal first moves).
-fn position_key(state: State, first_moves: &[LegalMove]) -> State {
-    let mut legal_targets = Bitboard::EMPTY;
-    for lm in first_moves {
-        if let Move::EnPassant { to, .. } = lm.m {
-            legal_targets.add(to);
-        }
-    }
-    State {
-        ep: legal_targets,
-        ..state
-    }
+    };
+    // In a turn of one move any check is allowed under either rule set, so
+    // these first moves are exactly the ordinary chess moves.
+    turned.ep = rule_legal_ep_targets(&turned, 1, RefRules::Italian);
+    turned
 }
 
 /// Is `target` a square passed over by an opponent's pawn (of `!side`) that
@@ -438,13 +504,26 @@ fn chess_position(board: &Board, turn: Color, castling: Bitboard) -> Chess {
     setup.board = board.clone();
     setup.turn = turn;
     setup.castling_rights = castling;
-    // Progressive play can reach checks that ordinary chess cannot (e.g. by
-    // two knights) and test positions may have unusual material; neither
-    // matters to shakmaty's move generation. Anything else is a bug here.
-    Chess::from_setup(setup, CastlingMode::Standard)
-        .or_else(|e| e.ignore_impossible_check())
-        .or_else(|e| e.ignore_too_much_material())
-        .unwrap_or_else(|e| panic!("cannot set up position: {e}"))
+    chess_from_setup(setup).unwrap_or_else(|e| panic!("cannot set up position: {e}"))
+}
+
+/// shakmaty's position from a setup, strict except for two checks about how
+/// the position could have arisen in an ordinary game (the checkers, and the
+/// amount of material), which do not matter to its move generation and which
+/// hand-built test positions may fail. Any other error (a missing king, the
+/// side not to move in check, pawns on a back rank, castling rights without
+/// king and rook at home) is reported.
+fn chess_from_setup(setup: Setup) -> Result<Chess, String> {
+    let result = Chess::from_setup(setup, CastlingMode::Standard);
+    let result = match result {
+        Err(e) => e.ignore_impossible_check(),
+        ok => ok,
+    };
+    let result = match result {
+        Err(e) => e.ignore_too_much_material(),
+        ok => ok,
+    };
+    result.map_err(|e| e.to_string())
 }
 
 /// Parses a progressive FEN: `<placement> <side> <castling> <ep-list>
@@ -462,10 +541,7 @@ fn parse_progressive_fen(fen: &str) -> (State, u32, u32) {
         .unwrap_or_else(|e| panic!("bad placement, side or castling in {fen:?}: {e}"))
         .into_setup();
     let mover = setup.turn;
-    let pos: Chess = Chess::from_setup(setup, CastlingMode::Standard)
-        .or_else(|e| e.ignore_impossible_check())
-        .or_else(|e| e.ignore_too_much_material())
-        .unwrap_or_else(|e| panic!("illegal position {fen:?}: {e}"));
+    let pos = chess_from_setup(setup).unwrap_or_else(|e| panic!("illegal position {fen:?}: {e}"));
 
     let _quiet: u32 = fields[4]
         .parse()
@@ -530,16 +606,215 @@ mod tests {
     use super::*;
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const BOTH: [RefRules; 2] = [RefRules::Italian, RefRules::Scottish];
+
+    /// The legal moves of the position's next move, in UCI, sorted.
+    fn moves(fen: &str, rules: RefRules) -> Vec<String> {
+        let (state, turn_length, moves_made) = parse_progressive_fen(fen);
+        let mut uci: Vec<String> = legal_moves(&state, moves_made, turn_length - moves_made, rules)
+            .iter()
+            .map(|lm| lm.m.to_uci(CastlingMode::Standard).to_string())
+            .collect();
+        uci.sort();
+        uci
+    }
+
+    fn has(fen: &str, rules: RefRules, uci: &str) -> bool {
+        moves(fen, rules).iter().any(|m| m == uci)
+    }
+
+    fn counts(sequences: u64, positions: u64, stalemates: u64, mates: u64) -> RefCounts {
+        RefCounts {
+            sequences,
+            positions,
+            positions_chess_ep: positions,
+            stalemates,
+            mates,
+        }
+    }
 
     #[test]
-    fn reference_matches_naive_walk() {
-        for rules in [RefRules::Italian, RefRules::Scottish] {
-            for turns in 1..=2 {
+    fn start_position_small_turn_counts() {
+        for rules in BOTH {
+            assert_eq!(reference_perft(START, 1, rules), counts(20, 20, 0, 0));
+            // Equals ordinary chess perft 3 (Black's two moves mirror White's
+            // reply).
+            assert_eq!(reference_perft(START, 2, rules), counts(8902, 5362, 0, 0));
+        }
+    }
+
+    #[test]
+    fn merged_states_agree_with_the_plain_walk() {
+        let cases = [
+            (START, 2),
+            // Kiwipete, Black to make three moves.
+            (
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 3",
+                1,
+            ),
+            // Two targets open, promotions and castling near.
+            ("4k3/1P6/8/2pPp3/8/8/6p1/4K2R w K c6,e6 0 2", 2),
+            // In the middle of a turn, with an own double step made.
+            ("r3k3/8/8/8/3pP3/8/6N1/4K3 w q e3 0 2 1", 2),
+            // Checks and mates within reach.
+            ("k7/p1Rn4/2K5/8/8/8/8/8 w - - 0 1", 3),
+        ];
+        for (fen, turns) in cases {
+            for rules in BOTH {
                 assert_eq!(
-                    reference_perft(START, turns, rules),
-                    naive_perft(START, turns, rules)
+                    reference_perft(fen, turns, rules),
+                    naive_perft(fen, turns, rules),
+                    "{fen} {rules:?}"
                 );
             }
         }
+    }
+
+    #[test]
+    fn divide_adds_up() {
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let fens = [START, kiwipete, "k7/p1Rn4/2K5/8/8/8/8/8 w - - 0 1"];
+        for fen in fens {
+            for rules in BOTH {
+                for turns in 1..=2 {
+                    let divide = reference_divide(fen, turns, rules);
+                    let total: u64 = divide.iter().map(|(_, n)| n).sum();
+                    assert_eq!(total, reference_perft(fen, turns, rules).sequences);
+                }
+            }
+        }
+        let divide = reference_divide(START, 2, RefRules::Italian);
+        assert_eq!(divide.len(), 20);
+        assert!(divide.contains(&("e2e4".to_string(), 446)));
+    }
+
+    #[test]
+    fn check_only_on_the_last_move_under_italian_rules() {
+        // The pawn's step gives check: Italian only as the last move,
+        // Scottish at any move (ending the turn).
+        let fen = "7k/8/6P1/8/8/8/8/K7 w - - 0 2";
+        assert_eq!(
+            reference_perft(fen, 1, RefRules::Italian),
+            counts(21, 12, 0, 0)
+        );
+        assert_eq!(
+            reference_perft(fen, 1, RefRules::Scottish),
+            counts(22, 13, 0, 0)
+        );
+        // Castling that gives check (the rook lands on the f-file).
+        let castle = "5k2/8/8/8/8/8/8/4K2R w K - 0 2";
+        assert!(!has(castle, RefRules::Italian, "e1g1"));
+        assert!(has(castle, RefRules::Scottish, "e1g1"));
+        assert!(has(
+            "5k2/8/8/8/8/8/8/4K2R w K - 0 2 1",
+            RefRules::Italian,
+            "e1g1"
+        ));
+        // Discovered check by the moving bishop's rook behind it.
+        let discovered = "4k3/8/8/8/4B3/8/8/K3R3 w - - 0 2";
+        assert!(!has(discovered, RefRules::Italian, "e4d5"));
+        assert!(has(discovered, RefRules::Scottish, "e4d5"));
+        // Promotion that gives check.
+        let promotion = "7k/1P6/8/8/8/8/8/K7 w - - 0 2";
+        assert!(!has(promotion, RefRules::Italian, "b7b8q"));
+        assert!(has(promotion, RefRules::Italian, "b7b8n"));
+        assert!(has(promotion, RefRules::Scottish, "b7b8q"));
+    }
+
+    #[test]
+    fn en_passant_only_first_move_with_two_targets() {
+        let fen = "4k3/8/8/2pPp3/8/8/8/4K3 w - c6,e6 0 3";
+        for rules in BOTH {
+            assert!(has(fen, rules, "d5c6") && has(fen, rules, "d5e6"));
+            assert_eq!(
+                reference_perft("4k3/8/8/2pPp3/8/8/8/4K3 w - c6,e6 0 1", 1, rules),
+                counts(8, 8, 0, 0)
+            );
+            // Later in the turn there is no en passant.
+            assert_eq!(moves("4k3/8/8/2pPp3/8/8/8/4K3 w - - 0 3 1", rules).len(), 6);
+        }
+        // A capture that would expose the own king along the rank is illegal.
+        assert!(!has(
+            "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1",
+            RefRules::Scottish,
+            "e5d6"
+        ));
+    }
+
+    #[test]
+    fn double_steps_open_en_passant_at_the_end_of_the_turn() {
+        // White's last move of the turn; e2-e4 was made earlier (e3).
+        let fen = "4k3/8/8/8/3pP3/8/6N1/4K3 w - e3 0 2 1";
+        let (state, turn_length, moves_made) = parse_progressive_fen(fen);
+        let mut chess_ep = 0;
+        let mut italian_ep = 0;
+        for lm in legal_moves(&state, moves_made, 1, RefRules::Italian) {
+            let uci = lm.m.to_uci(CastlingMode::Standard).to_string();
+            let black = turn_over_to_opponent(state_after(&state, moves_made, lm));
+            // Closed when the pawn moves on or the passed square is filled.
+            assert_eq!(black.ep.any(), uci != "e4e5" && uci != "g2e3", "{uci}");
+            chess_ep += usize::from(black.ep.any());
+            italian_ep += usize::from(
+                rule_legal_ep_targets(&black, turn_length + 1, RefRules::Italian).any(),
+            );
+        }
+        assert_eq!(chess_ep, 7);
+        // d4xe3 would check the king on d2 or f2: not as a first move under
+        // the Italian rules.
+        assert_eq!(italian_ep, 5);
+    }
+
+    #[test]
+    fn stalemate_when_only_checking_moves_remain() {
+        // White's only move, e6-e7, gives check.
+        let fen = "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 2";
+        assert_eq!(
+            reference_perft(fen, 1, RefRules::Italian),
+            counts(0, 0, 1, 0)
+        );
+        assert_eq!(
+            reference_perft(fen, 1, RefRules::Scottish),
+            counts(1, 1, 0, 0)
+        );
+        let mid_turn = "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 3 1";
+        assert_eq!(
+            reference_perft(mid_turn, 1, RefRules::Italian),
+            counts(0, 0, 1, 0)
+        );
+        let last_move = "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 3 2";
+        assert_eq!(
+            reference_perft(last_move, 1, RefRules::Italian),
+            counts(1, 1, 0, 0)
+        );
+    }
+
+    #[test]
+    fn italian_mate() {
+        // Rc7-c8+: Black's only escape, Nd7-b8, gives check.
+        let fen = "k7/p1Rn4/2K5/8/8/8/8/8 w - - 0 1";
+        // White's moves: Kb5 Kd5 Kd6 Kxd7 Rc8 Rb7 Rxa7 Rxd7.
+        assert_eq!(
+            reference_perft(fen, 1, RefRules::Italian),
+            counts(8, 8, 0, 1)
+        );
+        assert_eq!(
+            reference_perft(fen, 1, RefRules::Scottish),
+            counts(8, 8, 0, 0)
+        );
+    }
+
+    #[test]
+    fn positions_tell_en_passant_apart_by_legality() {
+        // After 1. f3 d5 d4: "3. e4 Ke2 Kf2" and "3. Kf2 e3 e4" reach the same
+        // board, the first with e3 open; d4xe3 would give check, so under the
+        // Italian rules (Black's next turn has four moves) it is not a legal
+        // first move and the two are one position; in ordinary chess terms
+        // (and under the Scottish rules) they are two.
+        let fen = "rnbqkbnr/ppp1pppp/8/8/3p4/5P2/PPPPP1PP/RNBQKBNR w KQkq - 0 3";
+        let italian = reference_perft(fen, 1, RefRules::Italian);
+        assert_eq!(italian.positions + 1, italian.positions_chess_ep);
+        let scottish = reference_perft(fen, 1, RefRules::Scottish);
+        assert_eq!(scottish.positions, scottish.positions_chess_ep);
+        assert_eq!(italian, naive_perft(fen, 1, RefRules::Italian));
     }
 }

@@ -1,0 +1,145 @@
+//! Progressive perft cross-checked against a second, deliberately simple
+//! implementation built on shakmaty (tests/support/reference.rs), and against
+//! the independent reference table in shared/bench/progressive-perft.md.
+
+#[path = "support/reference.rs"]
+mod reference;
+
+use crescendo::chess::{Position, Rules, START_FEN, fen, legal_moves, perft};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use reference::{RefRules, reference_divide, reference_perft};
+
+fn ref_rules(rules: Rules) -> RefRules {
+    match rules {
+        Rules::Scottish => RefRules::Scottish,
+        _ => RefRules::Italian,
+    }
+}
+
+/// Ours against the reference implementation, field by field. `positions`
+/// tells en-passant targets apart by ordinary-chess legality, as FEN writers
+/// do (the reference's `positions_chess_ep`).
+fn assert_same(text: &str, turns: u32, rules: Rules) -> perft::PerftCounts {
+    let ours = perft::perft(&fen::parse(text, rules).unwrap(), turns);
+    let theirs = reference_perft(text, turns, ref_rules(rules));
+    let got = (ours.sequences, ours.positions, ours.stalemates, ours.mates);
+    let want = (
+        theirs.sequences,
+        theirs.positions_chess_ep,
+        theirs.stalemates,
+        theirs.mates,
+    );
+    assert_eq!(got, want, "{rules} T={turns} {text}");
+    ours
+}
+
+#[test]
+fn start_position_first_two_turns_match_reference_and_table() {
+    for rules in [Rules::Italian, Rules::Scottish] {
+        let one = assert_same(START_FEN, 1, rules);
+        assert_eq!((one.sequences, one.positions), (20, 20));
+        let two = assert_same(START_FEN, 2, rules);
+        assert_eq!(
+            (two.sequences, two.positions, two.stalemates, two.mates),
+            (8_902, 5_362, 0, 0)
+        );
+    }
+}
+
+#[test]
+fn start_position_three_turns_match_reference_and_table() {
+    // Sequential on purpose: each T = 3 run of the reference takes ~4 GB.
+    let table = [
+        (Rules::Italian, (131_624_656, 8_057_975, 0, 15_216)),
+        (Rules::Scottish, (131_652_734, 8_058_970, 0, 15_572)),
+    ];
+    for (rules, want) in table {
+        let c = assert_same(START_FEN, 3, rules);
+        assert_eq!(
+            (c.sequences, c.positions, c.stalemates, c.mates),
+            want,
+            "{rules}"
+        );
+    }
+}
+
+/// Positions from random progressive games, stopped anywhere in a turn.
+fn random_positions(rules: Rules, count: usize, max_turn: u32, seed: u64) -> Vec<String> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::startpos(rules);
+        let stop_turn = rng.random_range(1..=max_turn);
+        let stop_made = rng.random_range(0..stop_turn);
+        loop {
+            if pos.turn_length() == stop_turn && pos.moves_made() == stop_made {
+                out.push(fen::to_fen(&pos));
+                break;
+            }
+            let moves = legal_moves(&pos);
+            if moves.is_empty() || pos.turn_length() > stop_turn {
+                break;
+            }
+            pos.play(moves.as_slice()[rng.random_range(0..moves.len())]);
+        }
+    }
+    out
+}
+
+#[test]
+fn random_game_positions_match_reference() {
+    for (i, rules) in [Rules::Italian, Rules::Scottish].into_iter().enumerate() {
+        for text in random_positions(rules, 40, 5, 7 + i as u64) {
+            assert_same(&text, 1, rules);
+        }
+        // Two turns only where they add up to at most four moves, to keep the run short.
+        let short = random_positions(rules, 60, 2, 100 + i as u64)
+            .into_iter()
+            .filter(|t| {
+                let p = fen::parse(t, rules).unwrap();
+                p.moves_left() + p.turn_length() < 4
+            });
+        for text in short.take(10) {
+            assert_same(&text, 2, rules);
+        }
+    }
+}
+
+#[test]
+fn hand_built_positions_match_reference() {
+    let cases = [
+        // Kiwipete with progressive turns: castling, pins, promotions.
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 2",
+        // Two en-passant targets open at once.
+        "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6,e6 0 3",
+        // Mid-turn with an own double step pending.
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 3 1",
+        // Mating chances and checks at turn start.
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 3",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 1",
+        "4r1k1/8/8/8/8/8/P7/R3K3 w - - 0 3",
+        "kr6/8/8/r6R/8/8/8/K7 w - - 0 3",
+        // Promotions that check.
+        "7k/1P6/8/8/8/8/6p1/K7 w - - 0 3",
+    ];
+    for rules in [Rules::Italian, Rules::Scottish] {
+        for text in cases {
+            assert_same(text, 1, rules);
+        }
+    }
+}
+
+#[test]
+fn divide_matches_reference_by_first_move() {
+    let text = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 2 1";
+    for rules in [Rules::Italian, Rules::Scottish] {
+        let mut ours: Vec<(String, u64)> = perft::divide(&fen::parse(text, rules).unwrap(), 2)
+            .into_iter()
+            .map(|(m, c)| (m.uci(), c.sequences))
+            .collect();
+        ours.sort();
+        assert_eq!(ours, reference_divide(text, 2, ref_rules(rules)), "{rules}");
+    }
+}
