@@ -241,8 +241,7 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
     for cover in levels[..pieces].iter() {
         let packed_cover: [usize; 8] = std::array::from_fn(|k| packed(cover[k]));
         let mut next = best;
-        for mask in 0..=all {
-            let base = best[mask];
+        for (mask, &base) in best.iter().enumerate().take(all + 1) {
             if base == u8::MAX {
                 continue;
             }

@@ -99,7 +99,7 @@ pub fn find_mate(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateRes
         search_parallel(pos, &shared, limits.threads)
     } else {
         let mut s = Searcher::new(&shared, 0);
-        let o = s.search(pos);
+        let o = s.enter(pos);
         s.flush();
         (o, s.line)
     };
@@ -168,7 +168,7 @@ fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome,
                             Outcome::NoMate
                         }
                     } else {
-                        s.search(&child)
+                        s.enter(&child)
                     };
                     match outcome {
                         Outcome::Mate => {
@@ -207,7 +207,7 @@ pub fn find_all_mates(pos: &Position, limits: &MateLimits, tt: &MateTable) -> Al
     let shared = shared_for(limits, tt, started);
     let mut s = Searcher::new(&shared, 0);
     s.all = Some(Vec::new());
-    let outcome = s.search(pos);
+    let outcome = s.enter(pos);
     s.flush();
     let lines = s.all.take().unwrap_or_default();
     for line in &lines {

@@ -84,8 +84,9 @@ impl<'a> Searcher<'a> {
         self.unflushed = 0;
     }
 
-    /// Searches `pos`, the position after `self.line`. On `Mate` (and not
-    /// collecting all lines) `self.line` holds the mating moves.
+    /// Searches `pos`, the position after `self.line`, which must have
+    /// passed the table probe and the bound (see [`Searcher::enter`]). On
+    /// `Mate` (and not collecting all lines) `self.line` holds the mating moves.
     pub fn search(&mut self, pos: &Position) -> Outcome {
         self.unflushed += 1;
         if self.unflushed >= POLL {
@@ -97,19 +98,13 @@ impl<'a> Searcher<'a> {
         if self.aborted {
             return Outcome::Aborted;
         }
-        let key = pos.key();
-        if self.shared.tt.proved_none(key) {
-            return Outcome::NoMate;
-        }
         let left = pos.moves_left();
-        if !bounds::may_mate(pos, left) {
-            return Outcome::NoMate;
-        }
-        let mut moves = legal_moves(pos);
+        let moves = legal_moves(pos);
         let checks = pos.check_allowed().then(|| CheckInfo::new(pos));
-        if left > 1 {
-            order(pos, moves.as_mut_slice(), self.salt);
-        }
+        // The children that end the turn are tested at once; the others are
+        // kept with their lower bound, searched most promising first (fewest
+        // moves still needed, then nearest the enemy king).
+        let mut children: Vec<(u32, i32, Move, Position)> = Vec::new();
         let mut found = false;
         for &mv in moves.iter() {
             let gives = checks.as_ref().is_some_and(|c| c.gives_check(pos, mv));
@@ -118,27 +113,42 @@ impl<'a> Searcher<'a> {
             }
             let mut child = pos.clone();
             let effect = child.play(mv);
-            self.line.push(mv);
-            let outcome = if effect.turn_ended {
-                self.unflushed += 1;
+            self.unflushed += 1;
+            if effect.turn_ended {
                 if effect.check && is_mated(&child) {
-                    Outcome::Mate
-                } else {
-                    Outcome::NoMate
-                }
-            } else {
-                self.search(&child)
-            };
-            match outcome {
-                Outcome::Mate => match self.all.as_mut() {
-                    None => return Outcome::Mate,
-                    Some(lines) => {
-                        if effect.turn_ended {
-                            lines.push(self.line.clone());
-                        }
-                        found = true;
+                    self.line.push(mv);
+                    match self.all.as_mut() {
+                        None => return Outcome::Mate,
+                        Some(lines) => lines.push(self.line.clone()),
                     }
-                },
+                    self.line.pop();
+                    found = true;
+                }
+                continue;
+            }
+            if self.shared.tt.proved_none(child.key()) {
+                continue;
+            }
+            let need = bounds::lower_bound(&child, left - 1);
+            if need > left - 1 {
+                continue;
+            }
+            children.push((need, closeness(pos, mv), mv, child));
+        }
+        children.sort_by_key(|c| (c.0, c.1));
+        if self.salt != 0 && !children.is_empty() {
+            let k = self.salt % children.len();
+            children.rotate_left(k);
+        }
+        for (_, _, mv, child) in &children {
+            self.line.push(*mv);
+            match self.search(child) {
+                Outcome::Mate => {
+                    if self.all.is_none() {
+                        return Outcome::Mate;
+                    }
+                    found = true;
+                }
                 Outcome::Aborted => {
                     self.line.pop();
                     return Outcome::Aborted;
@@ -150,9 +160,27 @@ impl<'a> Searcher<'a> {
         if found {
             return Outcome::Mate;
         }
-        self.shared.tt.store_none(key);
+        self.shared.tt.store_none(pos.key());
         Outcome::NoMate
     }
+
+    /// Searches `pos` from scratch: table probe and bound first.
+    pub fn enter(&mut self, pos: &Position) -> Outcome {
+        if self.shared.tt.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
+            return Outcome::NoMate;
+        }
+        self.search(pos)
+    }
+}
+
+/// Twice the king distance from the move's destination to the enemy king,
+/// less one for a capture: smaller is searched earlier.
+fn closeness(pos: &Position, mv: Move) -> i32 {
+    let eksq = pos.king_square(pos.side_to_move().other());
+    let to = mv.to();
+    let df = (to.file() as i32 - eksq.file() as i32).abs();
+    let dr = (to.rank() as i32 - eksq.rank() as i32).abs();
+    2 * df.max(dr) - i32::from(pos.color_bb(pos.side_to_move().other()).contains(to))
 }
 
 /// Move ordering: moves landing near the enemy king first, captures a little
