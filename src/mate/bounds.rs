@@ -32,6 +32,8 @@ const FAR: u8 = 100;
 /// attacks `target` (0 when `from` already attacks it).
 struct Reach {
     table: [[[u8; 64]; 64]; 5],
+    /// The fewest moves from `from` to stand on a square, same layout.
+    dist: [[[u8; 64]; 64]; 5],
 }
 
 fn slot(role: Role) -> usize {
@@ -43,6 +45,7 @@ fn reach() -> &'static Reach {
     REACH.get_or_init(|| {
         let mut r = Box::new(Reach {
             table: [[[FAR; 64]; 64]; 5],
+            dist: [[[FAR; 64]; 64]; 5],
         });
         for role in [
             Role::Knight,
@@ -70,6 +73,7 @@ fn reach() -> &'static Reach {
                     }
                     frontier = next;
                 }
+                r.dist[slot(role)][from.index()] = dist;
                 for target in Square::all() {
                     // Attack sets are symmetric for these roles on an empty board.
                     let best = attacks::piece(role, target, Bitboard::EMPTY)
@@ -84,26 +88,35 @@ fn reach() -> &'static Reach {
     })
 }
 
-/// Fewest moves of our pawn on `from` before it attacks `target`, as a pawn
-/// or after promoting (a lower bound: files change only by capturing, one per
-/// move, and a promotion needs the pawn to reach the last rank first).
-fn pawn_reach(us: Color, from: Square, target: Square) -> u8 {
+/// Fewest moves of our pawn on `from` to stand on `to` as a pawn: one rank
+/// a move, a file change costs a capture, and one double step from the
+/// second rank while going straight.
+fn pawn_steps(us: Color, from: Square, to: Square) -> u8 {
     let rank = from.relative_rank(us) as i32;
-    let double = i32::from(rank == 1);
-    let promote = (7 - rank - double) as u8;
-    // The pawn must stand one rank behind the target, on an adjacent file.
-    let ranks = target.relative_rank(us) as i32 - 1 - rank;
-    let df = (target.file() as i32 - from.file() as i32).abs();
-    let files = if df == 0 { 1 } else { df - 1 };
-    let direct = if ranks < 0 || files > ranks {
-        FAR
-    } else if ranks == 0 {
-        if files == 0 { 0 } else { FAR }
-    } else {
-        // A double step saves a move, but not while changing file.
-        files.max(ranks - double) as u8
-    };
-    direct.min(promote)
+    let ranks = to.relative_rank(us) as i32 - rank;
+    let files = (to.file() as i32 - from.file() as i32).abs();
+    if ranks < 0 || files > ranks || to.relative_rank(us) == 7 {
+        return FAR;
+    }
+    let straight = ranks - files;
+    let double = i32::from(rank == 1 && straight >= 2);
+    (ranks - double) as u8
+}
+
+/// Moves of our pawn on `from` up to and including its promotion.
+fn promotion_steps(us: Color, from: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    (7 - rank - i32::from(rank == 1)) as u8
+}
+
+/// Fewest moves of our pawn on `from` before it attacks `target`, as a pawn
+/// or after promoting (a lower bound).
+fn pawn_reach(us: Color, from: Square, target: Square) -> u8 {
+    let direct = attacks::pawn(us.other(), target)
+        .map(|s| pawn_steps(us, from, s))
+        .min()
+        .unwrap_or(FAR);
+    direct.min(promotion_steps(us, from))
 }
 
 /// Flights that a king step may not take under the Italian rules because the
@@ -174,7 +187,7 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
     // For each piece: the set it covers at each cost 0..=cap (monotone).
     let castling_slack =
         u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
-    let mut levels: [[u16; 8]; 16] = [[0; 8]; 16];
+    let mut movers = [(Square(0), Role::Pawn); 16];
     let max_level = cap8.min(7) as usize;
     let mut pieces = 0;
     let mut free: u16 = 0;
@@ -205,7 +218,7 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
         free |= cover[0];
         reachable |= cover[max_level];
         if cover[max_level] & !cover[0] != 0 {
-            levels[pieces] = cover;
+            movers[pieces] = (from, piece.role);
             pieces += 1;
         }
     }
@@ -219,14 +232,16 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
     // Castling moves king and rook with one move, so the per-piece counts may
     // exceed the moves made by one.
     let budget = (cap + castling_slack).min(FAR as u32 - 1) as u8;
-    // Exact minimum over assignments, by dynamic programming on the set of
-    // targets still to cover, packed into the low bits.
-    let packed = |set: u16| -> usize {
+    // Each piece ends on one square and covers what it attacks from there
+    // (on an empty board): its options are (targets covered, moves to get
+    // there). The minimum total over one option per piece, by dynamic
+    // programming on the targets still needed, packed into the low bits.
+    let packed = |set: Bitboard| -> usize {
         let mut out = 0;
         let mut bit = 0;
-        for i in 0..count {
+        for (i, &t) in targets[..count].iter().enumerate() {
             if need & (1 << i) != 0 {
-                if set & (1 << i) != 0 {
+                if set.contains(t) {
                     out |= 1 << bit;
                 }
                 bit += 1;
@@ -234,24 +249,79 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
         }
         out
     };
+    let need_bb: Bitboard = targets[..count]
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| need & (1 << i) != 0)
+        .fold(Bitboard::EMPTY, |b, (_, &t)| b | t.bb());
     let width = need.count_ones();
     let all = (1usize << width) - 1;
     let mut best = [u8::MAX; 512];
     best[0] = 0;
-    for cover in levels[..pieces].iter() {
-        let packed_cover: [usize; 8] = std::array::from_fn(|k| packed(cover[k]));
+    for &(from, role) in movers[..pieces].iter() {
+        let mut options: [(usize, u8); 64] = [(0, 0); 64];
+        let mut n_options = 0;
+        let mut add = |mask: usize, cost: u8| {
+            if mask == 0 || cost > budget {
+                return;
+            }
+            match options[..n_options].iter_mut().find(|o| o.0 == mask) {
+                Some(o) => o.1 = o.1.min(cost),
+                None => {
+                    options[n_options] = (mask, cost);
+                    n_options += 1;
+                }
+            }
+        };
+        match role {
+            Role::Pawn => {
+                let mut squares = Bitboard::EMPTY;
+                for t in need_bb {
+                    squares |= attacks::pawn(them, t);
+                }
+                // Nothing of ours can end on the enemy king's square.
+                for sq in squares & !eksq.bb() {
+                    let cost = pawn_steps(us, from, sq);
+                    if cost > 0 {
+                        add(packed(attacks::pawn(us, sq)), cost);
+                    }
+                }
+                // A promoted piece may cover anything (a weaker but sound option).
+                add(all, promotion_steps(us, from));
+            }
+            _ => {
+                let mut squares = Bitboard::EMPTY;
+                for t in need_bb {
+                    squares |= attacks::piece(role, t, Bitboard::EMPTY);
+                }
+                if role == Role::King {
+                    // Our king cannot end next to the enemy king.
+                    squares &= !attacks::king(eksq);
+                }
+                let dist = &r.dist[slot(role)][from.index()];
+                for sq in squares & !eksq.bb() {
+                    let mut cost = dist[sq.index()];
+                    if role == Role::King {
+                        cost = cost.saturating_sub(castling_slack as u8);
+                    }
+                    if sq != from && cost > 0 {
+                        add(
+                            packed(attacks::piece(role, sq, Bitboard::EMPTY)),
+                            cost.max(1),
+                        );
+                    }
+                }
+            }
+        }
         let mut next = best;
         for (mask, &base) in best.iter().enumerate().take(all + 1) {
             if base == u8::MAX {
                 continue;
             }
-            for (k, &c) in packed_cover.iter().enumerate().take(max_level + 1).skip(1) {
-                let cost = base + k as u8;
-                if cost > budget {
-                    break;
-                }
+            for &(c, k) in &options[..n_options] {
+                let cost = base.saturating_add(k);
                 let m = mask | c;
-                if cost < next[m] {
+                if cost <= budget && cost < next[m] {
                     next[m] = cost;
                 }
             }
