@@ -3,3 +3,4 @@
 pub mod chess;
 pub mod cli;
 pub mod linear;
+pub mod mate;

@@ -20,6 +20,8 @@ struct Cli {
 enum Command {
     /// Count move sequences (progressive perft), or ordinary chess perft with --chess.
     Perft(cli::perft::PerftArgs),
+    /// Mate in this turn: does the side to move mate with its remaining moves?
+    Mate(cli::mate::MateArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         None => Err("the protocol loop is not built yet".to_string()),
         Some(Command::Perft(args)) => cli::perft::run(&args),
+        Some(Command::Mate(args)) => cli::mate::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -421,7 +421,8 @@ impl Position {
             self.moves_made = 0;
             self.checkers = checkers;
         } else {
-            // A legal move never leaves its own king in check.
+            // A legal move never leaves the mover in check: a check at the
+            // start of the turn has been escaped.
             self.checkers = Bitboard::EMPTY;
         }
         self.key ^= old_state ^ self.state_key_fast();
@@ -488,5 +489,24 @@ impl Position {
         self.key ^= self.state_key();
         self.ep = ep;
         self.key ^= self.state_key();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::chess::{Rules, fen, legal_moves};
+
+    #[test]
+    fn escaping_check_clears_it_for_the_rest_of_the_turn() {
+        // White escapes Qd1+ with Kxd1; the other pieces must move again after.
+        let mut p = fen::parse(
+            "rnbBkbnr/ppp2ppp/8/3p4/5P2/8/PP2P1PP/RN1qKBNR w KQkq - 0 5",
+            Rules::Italian,
+        )
+        .expect("valid FEN");
+        let mv = crate::chess::notation::parse_uci(&p, "e1d1").expect("legal");
+        p.play(mv);
+        assert!(!p.in_check());
+        assert!(legal_moves(&p).len() > 10);
     }
 }

@@ -1,0 +1,264 @@
+//! Mate in this turn: does the side to move mate with its remaining moves?
+//!
+//! The answer is exact: [`Verdict::Mate`] with a mating line (replayed and
+//! checked by the rules core before it is returned), [`Verdict::NoMate`] as a
+//! proof (the search was exhaustive apart from sound bounds and table entries
+//! that are themselves proofs), or [`Verdict::Unknown`] when a node limit, a
+//! time limit or the stop flag ended it first.
+//!
+//! The rules come only from [`crate::chess`]: legal moves, check, the mate
+//! test. What this module adds is the search order, the "no mate" table
+//! ([`MateTable`], shared between threads and between queries) and the move
+//! budget bound of [`bounds`].
+
+pub mod bounds;
+mod search;
+pub mod tt;
+
+pub use tt::MateTable;
+
+use crate::chess::status::is_mated;
+use crate::chess::{Move, Position, legal_moves};
+use search::{Outcome, Searcher, Shared};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Limits of one query. The default is unlimited, one thread.
+#[derive(Clone, Debug, Default)]
+pub struct MateLimits {
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after about this much time.
+    pub movetime: Option<Duration>,
+    /// Threads to search with (0 or 1: the calling thread only).
+    pub threads: usize,
+    /// Stop as soon as this becomes true (checked every ~0.1 ms of work).
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// The answer to "mate in this turn?".
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Verdict {
+    /// A mating line: the remaining moves of the turn (Scottish: up to the
+    /// mating check).
+    Mate(Vec<Move>),
+    /// Proved: no sequence of the remaining moves mates.
+    NoMate,
+    /// A limit or the stop flag ended the search first.
+    Unknown,
+}
+
+/// A verdict and what it cost.
+#[derive(Clone, Debug)]
+pub struct MateResult {
+    pub verdict: Verdict,
+    /// Nodes searched (positions visited, including turn ends tested for mate).
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+impl MateResult {
+    /// The mating line, if one was found.
+    pub fn line(&self) -> Option<&[Move]> {
+        match &self.verdict {
+            Verdict::Mate(line) => Some(line),
+            _ => None,
+        }
+    }
+}
+
+/// Every mating line of the turn (for checking problems for cooks).
+#[derive(Clone, Debug)]
+pub struct AllMates {
+    /// Distinct mating move sequences, each verified.
+    pub lines: Vec<Vec<Move>>,
+    /// False when a limit stopped the enumeration: more lines may exist.
+    pub complete: bool,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+fn shared_for<'a>(limits: &'a MateLimits, tt: &'a MateTable, started: Instant) -> Shared<'a> {
+    Shared {
+        tt,
+        stop: limits.stop.as_deref(),
+        done: AtomicBool::new(false),
+        nodes: AtomicU64::new(0),
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        deadline: limits.movetime.map(|t| started + t),
+    }
+}
+
+/// Does the side to move mate in its current turn? Searches `pos` within
+/// `limits`, reading and extending the shared table `tt`.
+pub fn find_mate(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateResult {
+    let started = Instant::now();
+    let shared = shared_for(limits, tt, started);
+    let outcome = if limits.threads > 1 && pos.moves_left() > 1 {
+        search_parallel(pos, &shared, limits.threads)
+    } else {
+        let mut s = Searcher::new(&shared, 0);
+        let o = s.enter(pos);
+        s.flush();
+        (o, s.line)
+    };
+    let verdict = match outcome {
+        (Outcome::Mate, line) => {
+            // The rules core has the last word on every line we return.
+            assert!(
+                is_mating_line(pos, &line),
+                "mate finder produced a line the rules reject: {line:?}"
+            );
+            Verdict::Mate(line)
+        }
+        (Outcome::NoMate, _) => Verdict::NoMate,
+        (Outcome::Aborted, _) => Verdict::Unknown,
+    };
+    MateResult {
+        verdict,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        elapsed: started.elapsed(),
+    }
+}
+
+/// Root splitting: threads take the root moves one by one from a shared
+/// counter; a thread with no untaken root move left helps with one still
+/// being searched (in another move order, meeting the other thread's proofs
+/// in the shared table), so no thread idles while the hardest branch runs.
+fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome, Vec<Move>) {
+    if shared.tt.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
+        return (Outcome::NoMate, Vec::new());
+    }
+    let mut moves = legal_moves(pos);
+    search::order(pos, moves.as_mut_slice(), 0);
+    let moves = moves.as_slice();
+    // 0 = untaken, 1 = being searched, 2 = proved to have no mate.
+    let state: Vec<AtomicUsize> = moves.iter().map(|_| AtomicUsize::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    let mate: Mutex<Option<Vec<Move>>> = Mutex::new(None);
+    let aborted = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let (state, next, mate, aborted) = (&state, &next, &mate, &aborted);
+            scope.spawn(move || {
+                let mut s = Searcher::new(shared, t);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let i = if i < moves.len() {
+                        state[i].store(1, Ordering::Relaxed);
+                        i
+                    } else if let Some(h) = (0..moves.len())
+                        .rev()
+                        .find(|&j| state[j].load(Ordering::Relaxed) == 1)
+                    {
+                        h
+                    } else {
+                        break;
+                    };
+                    let mv = moves[i];
+                    let mut child = pos.clone();
+                    let effect = child.play(mv);
+                    s.line.clear();
+                    s.line.push(mv);
+                    let outcome = if effect.turn_ended {
+                        if effect.check && is_mated(&child) {
+                            Outcome::Mate
+                        } else {
+                            Outcome::NoMate
+                        }
+                    } else {
+                        s.enter(&child)
+                    };
+                    match outcome {
+                        Outcome::Mate => {
+                            shared.done.store(true, Ordering::Relaxed);
+                            if let Ok(mut m) = mate.lock() {
+                                m.get_or_insert_with(|| s.line.clone());
+                            }
+                            break;
+                        }
+                        Outcome::NoMate => state[i].store(2, Ordering::Relaxed),
+                        Outcome::Aborted => {
+                            aborted.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                }
+                s.flush();
+            });
+        }
+    });
+    let found = mate.into_inner().ok().flatten();
+    match found {
+        Some(line) => (Outcome::Mate, line),
+        None if aborted.load(Ordering::Relaxed) => (Outcome::Aborted, Vec::new()),
+        None => {
+            shared.tt.store_none(pos.key());
+            (Outcome::NoMate, Vec::new())
+        }
+    }
+}
+
+/// Every mating line of the current turn (one thread). Lines that are the
+/// same moves in another order are listed separately, as Popeye does.
+pub fn find_all_mates(pos: &Position, limits: &MateLimits, tt: &MateTable) -> AllMates {
+    let started = Instant::now();
+    let shared = shared_for(limits, tt, started);
+    let mut s = Searcher::new(&shared, 0);
+    s.all = Some(Vec::new());
+    let outcome = s.enter(pos);
+    s.flush();
+    let lines = s.all.take().unwrap_or_default();
+    for line in &lines {
+        assert!(
+            is_mating_line(pos, line),
+            "mate finder produced a line the rules reject: {line:?}"
+        );
+    }
+    AllMates {
+        lines,
+        complete: outcome != Outcome::Aborted,
+        nodes: shared.nodes.load(Ordering::Relaxed),
+        elapsed: started.elapsed(),
+    }
+}
+
+/// What the opponent threatens: the side to move passes the rest of its turn
+/// ([`Position::pass_turn`]) and the opponent's mate in its next turn is
+/// searched.
+pub fn opponent_threat(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateResult {
+    let mut passed = pos.clone();
+    passed.pass_turn();
+    find_mate(&passed, limits, tt)
+}
+
+/// Unlimited single-threaded "mates in this turn?", for
+/// [`crate::chess::status::status_with`] (the ten-quiet-turn rule).
+pub fn mates_this_turn(pos: &Position) -> bool {
+    thread_local! {
+        static TABLE: MateTable = MateTable::new(4);
+    }
+    TABLE.with(|tt| {
+        matches!(
+            find_mate(pos, &MateLimits::default(), tt).verdict,
+            Verdict::Mate(_)
+        )
+    })
+}
+
+/// Does `line` consist of legal moves that end the current turn exactly at
+/// its last move with the opponent mated? (The rules core's verdict.)
+pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &mv) in line.iter().enumerate() {
+        if !legal_moves(&p).contains(mv) {
+            return false;
+        }
+        let effect = p.play(mv);
+        if effect.turn_ended != (i + 1 == line.len()) {
+            return false;
+        }
+    }
+    !line.is_empty() && is_mated(&p)
+}

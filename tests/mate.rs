@@ -1,0 +1,244 @@
+//! The mate finder against the rules core: random positions compared with
+//! the brute-force reference, the Janko-Guid set, and the Popeye verdicts.
+
+use crescendo::chess::{Position, Rules, fen, legal_moves, status};
+use crescendo::mate::{self, MateLimits, MateTable, Verdict};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+fn solve(pos: &Position, tt: &MateTable) -> Verdict {
+    mate::find_mate(pos, &MateLimits::default(), tt).verdict
+}
+
+/// Plays random turns from the start; returns the positions met at turn
+/// starts and some mid-turn ones, with turns of at most `max_len` moves left.
+fn random_positions(rules: Rules, seed: u64, games: usize, max_len: u32) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos(rules);
+        // Random turns while the turn length stays small enough to brute-force.
+        while pos.turn_length() <= max_len + 1 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                break;
+            }
+            if pos.moves_left() <= max_len && rng.random_range(0..3) == 0 {
+                out.push(pos.clone());
+            }
+            let mv = moves.as_slice()[rng.random_range(0..moves.len())];
+            pos.play(mv);
+        }
+    }
+    out
+}
+
+fn compare_with_brute_force(rules: Rules, seed: u64, games: usize, max_len: u32) -> usize {
+    let tt = MateTable::new(8);
+    let mut mates = 0;
+    let positions = random_positions(rules, seed, games, max_len);
+    for pos in &positions {
+        let reference = status::brute_force_mate(pos);
+        let ours = solve(pos, &tt);
+        let f = fen::to_fen(pos);
+        match (&reference, &ours) {
+            (Some(_), Verdict::Mate(line)) => {
+                assert!(mate::is_mating_line(pos, line), "{f}: bad line {line:?}");
+                mates += 1;
+            }
+            (None, Verdict::NoMate) => {}
+            _ => panic!("{f} ({rules}): brute force {reference:?}, finder {ours:?}"),
+        }
+        // Also the passed turn: the opponent's threat with the next turn length.
+        if pos.turn_length() < max_len {
+            let mut passed = pos.clone();
+            passed.pass_turn();
+            let threat = mate::opponent_threat(pos, &MateLimits::default(), &tt);
+            assert_eq!(
+                status::brute_force_mate(&passed).is_some(),
+                matches!(threat.verdict, Verdict::Mate(_)),
+                "{f}: opponent threat"
+            );
+        }
+    }
+    assert!(
+        positions.len() > 250,
+        "too few positions: {}",
+        positions.len()
+    );
+    mates
+}
+
+#[test]
+fn random_positions_italian_match_brute_force() {
+    let mates = compare_with_brute_force(Rules::Italian, 1, 150, 4);
+    assert!(mates > 0);
+}
+
+#[test]
+fn random_positions_scottish_match_brute_force() {
+    let mates = compare_with_brute_force(Rules::Scottish, 2, 60, 4);
+    assert!(mates > 0);
+}
+
+/// Mates are rare in random games: positions from games that play greedily
+/// towards the enemy king exercise the mating branches of the bounds.
+#[test]
+fn aggressive_positions_match_brute_force() {
+    for rules in [Rules::Italian, Rules::Scottish] {
+        let tt = MateTable::new(8);
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut checked = 0;
+        let mut mates = 0;
+        for _ in 0..300 {
+            let mut pos = Position::startpos(rules);
+            while pos.turn_length() <= 5 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                if pos.moves_left() <= 4 {
+                    let reference = status::brute_force_mate(&pos).is_some();
+                    let ours = solve(&pos, &tt);
+                    assert_eq!(
+                        reference,
+                        matches!(ours, Verdict::Mate(_)),
+                        "{}",
+                        fen::to_fen(&pos)
+                    );
+                    checked += 1;
+                    mates += usize::from(reference);
+                }
+                // Prefer moves landing near the enemy king.
+                let ek = pos.king_square(pos.side_to_move().other());
+                let mv = *moves
+                    .iter()
+                    .min_by_key(|m| {
+                        let d = (m.to().file() as i32 - ek.file() as i32)
+                            .abs()
+                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
+                        d * 8 + rng.random_range(0..12)
+                    })
+                    .expect("non-empty");
+                pos.play(mv);
+            }
+        }
+        assert!(
+            checked > 500 && mates > 10,
+            "{rules}: {checked} checked, {mates} mates"
+        );
+    }
+}
+
+fn janko() -> Vec<(String, String)> {
+    let text = include_str!("../bench/data/janko-guid-60.csv");
+    text.lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(','))
+        .map(|(id, f)| (id.to_string(), f.to_string()))
+        .collect()
+}
+
+/// Slow (about a minute on a loaded machine until the finder gets faster):
+/// `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn janko_guid_all_solved_with_verified_lines() {
+    let tt = MateTable::new(32);
+    let mut solved = 0;
+    for (id, f) in janko() {
+        // Position 22 has 17 black pieces (a typo in the published set);
+        // the FEN parser rightly rejects it.
+        let Ok(pos) = fen::parse(&f, Rules::Italian) else {
+            assert_eq!(id, "22", "position {id} should parse");
+            continue;
+        };
+        match solve(&pos, &tt) {
+            Verdict::Mate(line) => {
+                assert!(mate::is_mating_line(&pos, &line), "{id}");
+                solved += 1;
+            }
+            other => panic!("janko {id}: {other:?}"),
+        }
+    }
+    assert_eq!(solved, 59);
+}
+
+/// Slow (about 25 s): `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn sermate_verdicts_agree_with_popeye() {
+    let tt = MateTable::new(32);
+    for l in include_str!("../bench/data/sermate-public.jsonl").lines() {
+        let v: serde_json::Value = serde_json::from_str(l).expect("json line");
+        let id = v["id"].as_str().unwrap_or("?");
+        let pos = fen::parse(v["fen"].as_str().unwrap_or(""), Rules::Italian).expect(id);
+        let popeye_mate = v["popeye_verdict"] == "mate";
+        match solve(&pos, &tt) {
+            Verdict::Mate(line) => assert!(mate::is_mating_line(&pos, &line), "{id}"),
+            Verdict::NoMate => assert!(!popeye_mate, "{id}: Popeye found a mate"),
+            Verdict::Unknown => panic!("{id}: unknown without limits"),
+        }
+    }
+}
+
+#[test]
+fn all_lines_lists_every_order() {
+    // Two independent rook moves then mate: Ra1-a7 then Rb1-b8 mates; the
+    // enumerator must list every mating sequence, each verified.
+    let pos = fen::parse("6k1/8/8/8/8/8/8/RR4K1 w - - 0 2", Rules::Italian).expect("fen");
+    let all = mate::find_all_mates(&pos, &MateLimits::default(), &MateTable::new(1));
+    assert!(all.complete);
+    assert!(!all.lines.is_empty());
+    for line in &all.lines {
+        assert!(mate::is_mating_line(&pos, line));
+    }
+    let mut count = 0;
+    for &m1 in legal_moves(&pos).iter() {
+        let mut p = pos.clone();
+        p.play(m1);
+        for &m2 in legal_moves(&p).iter() {
+            let mut q = p.clone();
+            q.play(m2);
+            count += usize::from(status::is_mated(&q));
+        }
+    }
+    assert_eq!(all.lines.len(), count);
+}
+
+#[test]
+fn limits_give_unknown_and_stop_flag_is_honoured() {
+    let pos = fen::parse(
+        "1n3bnr/3k3p/r3p3/p1p1p3/P1P1b3/1P3P2/1R1N1KP1/2B2B2 w - - 0 8",
+        Rules::Italian,
+    )
+    .expect("fen");
+    let limits = MateLimits {
+        nodes: Some(1000),
+        ..MateLimits::default()
+    };
+    let r = mate::find_mate(&pos, &limits, &MateTable::new(1));
+    assert_eq!(r.verdict, Verdict::Unknown);
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let limits = MateLimits {
+        stop: Some(stop),
+        ..MateLimits::default()
+    };
+    let r = mate::find_mate(&pos, &limits, &MateTable::new(1));
+    assert_eq!(r.verdict, Verdict::Unknown);
+    assert!(r.elapsed.as_millis() < 50);
+}
+
+#[test]
+fn status_with_uses_the_finder() {
+    let pos = fen::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 10 1", Rules::Italian).expect("fen");
+    assert_eq!(
+        status::status_with(&pos, mate::mates_this_turn),
+        status::Status::Ongoing
+    );
+    let pos = fen::parse("6k1/5ppp/8/8/8/8/8/5RK1 w - - 10 1", Rules::Italian).expect("fen");
+    assert_eq!(
+        status::status_with(&pos, mate::mates_this_turn),
+        status::Status::TenQuietTurns
+    );
+}
