@@ -2,3 +2,4 @@
 
 pub mod chess;
 pub mod cli;
+pub mod search;
