@@ -2,4 +2,5 @@
 
 pub mod chess;
 pub mod cli;
+pub mod protocol;
 pub mod search;
