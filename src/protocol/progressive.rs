@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 /// Budget of the mate test behind the ten-quiet-turns rule in `d` and `go`.
-const STATUS_MATE_NODES: u64 = 100_000;
+const STATUS_MATE_NODES: u64 = 20_000;
 
 /// The game state: rules, the current position, and the search's hash table.
 pub struct ProgressiveGame {

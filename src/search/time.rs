@@ -33,8 +33,9 @@ pub fn budget(limits: &Limits) -> TimeBudget {
         let turns = c.movestogo.unwrap_or(DEFAULT_TURNS_TO_GO).max(1);
         let base = usable / turns + c.increment * 3 / 4;
         let soft = base.min(usable / 2);
-        // A hard stop well before the flag, even when the clock is almost out.
-        let hard = (soft * 3).min(usable * 2 / 5);
+        // A hard stop well before the flag, even when the clock is almost
+        // out; an iteration cut short is wasted, so do not let it run long.
+        let hard = (soft * 2).min(usable / 4);
         (soft.min(hard), hard)
     });
     let floor = Duration::from_millis(1);
