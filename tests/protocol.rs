@@ -154,6 +154,23 @@ fn after(start: &str, moves: &str) -> Position {
     pos
 }
 
+#[test]
+fn scottish_rules_cut_a_turn_short_at_check() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Variant value progressive-scottish");
+    let text = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3";
+    e.send(&format!("position fen {text}"));
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let mut pos = fen::parse(text, Rules::Scottish).unwrap();
+    play_turn(&mut pos, &bestmove_of(&lines));
+    assert!(crescendo::chess::status::is_mated(&pos), "{lines:?}");
+    // A check in the middle of a list ends the turn there.
+    e.send("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3 moves a1a8 e8e7");
+    assert_eq!(e.fen(), "R7/4k3/8/8/8/8/8/4K3 b - - 2 4 1");
+    e.quit();
+}
+
 /// Plays a `bestmove` token on `pos`; it must be exactly the rest of the turn.
 fn play_turn(pos: &mut Position, token: &str) {
     let moves: Vec<&str> = token.split(',').collect();

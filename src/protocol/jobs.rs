@@ -19,9 +19,9 @@ pub const BENCH_DEPTH: u32 = 5;
 /// The positions of `bench` (Italian or Scottish rules, as the game's).
 const BENCH_FENS: [&str; 6] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3",
+    "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2",
     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 3 1",
-    "r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/2N2N2/PPPP1PPP/R1BQK2R b KQkq - 2 4",
+    "8/5k2/2p5/3p4/3P4/2P5/5K2/8 w - - 0 8",
     "4k3/pp3ppp/8/8/8/8/PP3PPP/R3K3 w - - 0 6",
     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 2",
 ];
