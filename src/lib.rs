@@ -4,3 +4,5 @@ pub mod chess;
 pub mod cli;
 pub mod linear;
 pub mod mate;
+pub mod protocol;
+pub mod search;
