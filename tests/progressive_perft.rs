@@ -49,7 +49,11 @@ fn start_position_first_two_turns_match_reference_and_table() {
 
 fn three_turns(rules: Rules, want: (u64, u64, u64, u64)) {
     let c = assert_same(START_FEN, 3, rules);
-    assert_eq!((c.sequences, c.positions, c.stalemates, c.mates), want, "{rules}");
+    assert_eq!(
+        (c.sequences, c.positions, c.stalemates, c.mates),
+        want,
+        "{rules}"
+    );
 }
 
 // Each T = 3 run of the reference takes about 4 GB and a minute of CPU.
