@@ -22,6 +22,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Mate in this turn: does the side to move mate with its remaining moves?
     Mate(cli::mate::MateArgs),
+    /// The engine's speed figures: search signature and speed, perft, mate finder.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => cli::perft::run(&args),
         Some(Command::Mate(args)) => cli::mate::run(&args),
+        Some(Command::Bench(args)) => cli::bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
