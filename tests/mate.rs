@@ -77,7 +77,7 @@ fn random_positions_italian_match_brute_force() {
 
 #[test]
 fn random_positions_scottish_match_brute_force() {
-    let mates = compare_with_brute_force(Rules::Scottish, 2, 60, 4);
+    let mates = compare_with_brute_force(Rules::Scottish, 2, 70, 4);
     assert!(mates > 0);
 }
 
