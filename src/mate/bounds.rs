@@ -159,6 +159,134 @@ pub fn may_mate(pos: &Position, moves: u32) -> bool {
     lower_bound(pos, moves) <= moves
 }
 
+/// A quick filter for the second-last move: after it, can one more move
+/// complete the mating picture? The same relaxation as [`lower_bound`] with
+/// one move left, prepared once for a node with two moves left and then
+/// asked for each of its moves (only the moved piece changes).
+///
+/// Sound by construction: the targets are a subset of every child's (the
+/// flights only grow as enemy pieces are captured, and the excused flights
+/// are taken for the larger radius of two moves), and each piece's cover is
+/// over-estimated on the empty board: what a piece attacks now, or could
+/// attack after one move (the union of its one-move options).
+pub struct LastTwo {
+    targets: [Square; 9],
+    count: usize,
+    castling_slack: u8,
+    us: Color,
+    /// Per square of ours: targets covered now, and within one move.
+    now: [u16; 64],
+    within: [u16; 64],
+    ours: Bitboard,
+    /// The [`BoundCache`] entry for these targets.
+    key: (Square, u64, Color, u8),
+}
+
+impl LastTwo {
+    /// Prepares the filter for `pos`, which has two moves left.
+    pub fn new(pos: &Position) -> LastTwo {
+        let us = pos.side_to_move();
+        let them = us.other();
+        let eksq = pos.king_square(them);
+        let mut flights = attacks::king(eksq) & !pos.color_bb(them);
+        let first_move_may_check = pos
+            .rules()
+            .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
+        if !first_move_may_check {
+            flights &= !excused_flights(pos, us, eksq, 2);
+        }
+        let mut f = LastTwo {
+            targets: [Square(0); 9],
+            count: 1,
+            castling_slack: u8::from(
+                pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0,
+            ),
+            us,
+            now: [0; 64],
+            within: [0; 64],
+            ours: pos.color_bb(us),
+            key: (eksq, flights.0 | eksq.bb().0, us, 0),
+        };
+        f.key.3 = f.castling_slack;
+        f.targets[0] = eksq;
+        for sq in flights {
+            f.targets[f.count] = sq;
+            f.count += 1;
+        }
+        for from in pos.color_bb(us) {
+            if let Some(piece) = pos.piece_at(from) {
+                let (n, w) = f.cover(piece.role, from);
+                f.now[from.index()] = n;
+                f.within[from.index()] = w;
+            }
+        }
+        f
+    }
+
+    /// The targets a piece covers from `from` now, and now or after one move.
+    fn cover(&self, role: Role, from: Square) -> (u16, u16) {
+        let r = reach();
+        let (mut now, mut within) = (0u16, 0u16);
+        for (i, &t) in self.targets[..self.count].iter().enumerate() {
+            let d = match role {
+                Role::Pawn => pawn_reach(self.us, from, t),
+                Role::King if i == 0 => FAR,
+                Role::King => r.table[slot(Role::King)][from.index()][t.index()]
+                    .saturating_sub(self.castling_slack),
+                role => r.table[slot(role)][from.index()][t.index()],
+            };
+            if d == 0 {
+                now |= 1 << i;
+            }
+            if d <= 1 {
+                within |= 1 << i;
+            }
+        }
+        (now, within)
+    }
+
+    /// In `pos` (the node this filter was made for), after our piece moved
+    /// `from`-`to` (becoming `role`; castling is not handled and always
+    /// passes), may the last move still mate?
+    pub fn may_mate_after(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let full: u16 = (1 << self.count) - 1;
+        let (moved_now, moved_within) = self.cover(role, to);
+        let mut free = moved_now;
+        for sq in self.ours & !from.bb() {
+            free |= self.now[sq.index()];
+        }
+        let need = full & !free;
+        if need == 0 {
+            return true;
+        }
+        // One piece must cover the rest from one end square, in one move.
+        let single = |entry: &mut CacheEntry, role: Role, sq: Square| {
+            entry
+                .options(role, sq)
+                .iter()
+                .any(|&(m, c)| c <= 1 && m & need == need)
+        };
+        let entry = cache.entry(self.key, &self.targets[..self.count]);
+        if moved_within & need == need && single(entry, role, to) {
+            return true;
+        }
+        (self.ours & !from.bb()).into_iter().any(|sq| {
+            self.within[sq.index()] & need == need
+                && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
+        })
+    }
+}
+
 /// A lower bound on the moves needed to mate (see the module text); values
 /// above `cap` are reported as `cap + 1`.
 pub fn lower_bound(pos: &Position, cap: u32) -> u32 {

@@ -11,7 +11,7 @@ use super::bounds;
 use super::tt::MateTable;
 use crate::chess::movegen::generate_checks;
 use crate::chess::status::is_mated;
-use crate::chess::{Move, MoveList, Position, legal_moves};
+use crate::chess::{Move, MoveKind, MoveList, Position, Role, legal_moves};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -121,10 +121,25 @@ impl<'a> Searcher<'a> {
         children.clear();
         let mut found = false;
         let mut outcome = None;
+        let last_two = (left == 2).then(|| bounds::LastTwo::new(pos));
         for &mv in moves.iter() {
             let mut child = pos.clone();
             let effect = child.play(mv);
             self.unflushed += 1;
+            if let Some(f) = &last_two
+                && !effect.turn_ended
+            {
+                let role = child.piece_at(mv.to()).map_or(Role::Pawn, |p| p.role);
+                if !f.may_mate_after(
+                    pos,
+                    &mut self.bound_cache,
+                    (mv.from(), mv.to()),
+                    role,
+                    mv.kind() == MoveKind::Castle,
+                ) {
+                    continue;
+                }
+            }
             if effect.turn_ended {
                 if effect.check && is_mated(&child) {
                     self.line.push(mv);
