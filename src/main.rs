@@ -18,7 +18,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Count move sequences (progressive perft), or ordinary chess perft with --chess.
+    /// Count move sequences (progressive perft; Linear Progression with
+    /// --variant linear-progression), or ordinary chess perft with --chess.
     Perft(cli::perft::PerftArgs),
     /// Mate in this turn: does the side to move mate with its remaining moves?
     Mate(cli::mate::MateArgs),

@@ -17,3 +17,60 @@ pub fn parse_rules(text: &str) -> Result<crate::chess::Rules, String> {
         Ok(rules) => Ok(rules),
     }
 }
+
+/// The game a subcommand works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Variant {
+    /// Progressive chess (the rule set comes from `--rules`).
+    Progressive,
+    /// Linear Progression (the rules come from the `--lp-*` flags).
+    LinearProgression,
+}
+
+/// The Linear Progression rules flags, shared by the subcommands.
+#[derive(clap::Args, Debug, Default, Clone)]
+pub struct LpArgs {
+    /// Linear Progression board: a preset (8x8, WxH, WxH-corner-blocks,
+    /// center-isle) or rows of `.` and `#` separated by `/`.
+    #[arg(long)]
+    pub lp_board: Option<String>,
+    /// Linear Progression rule 12: Black always moves last.
+    #[arg(long)]
+    pub lp_equal_moves: bool,
+    /// Linear Progression rule 13: each player has a blocker.
+    #[arg(long)]
+    pub lp_blockers: bool,
+}
+
+impl LpArgs {
+    /// Whether any flag was given.
+    pub fn any(&self) -> bool {
+        self.lp_board.is_some() || self.lp_equal_moves || self.lp_blockers
+    }
+
+    /// The rules the flags choose.
+    pub fn options(&self) -> Result<crate::linear::Options, String> {
+        let board = match &self.lp_board {
+            Some(text) => text.parse().map_err(|e| format!("--lp-board: {e}"))?,
+            None => crate::linear::Board::default(),
+        };
+        Ok(crate::linear::Options {
+            equal_moves: self.lp_equal_moves,
+            blockers: self.lp_blockers,
+            board,
+        })
+    }
+
+    /// The start position of the flags' rules, or the position `fen`
+    /// (which carries its own board and options, so the flags may not be
+    /// given with it).
+    pub fn position(&self, fen: Option<&str>) -> Result<crate::linear::Position, String> {
+        match fen {
+            Some(_) if self.any() => {
+                Err("--fen carries its own board and options: give no --lp-* flag with it".into())
+            }
+            Some(text) => text.parse().map_err(|e| format!("--fen: {e}")),
+            None => Ok(crate::linear::Position::new(&self.options()?)),
+        }
+    }
+}

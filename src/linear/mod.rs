@@ -1,7 +1,8 @@
 //! Linear Progression: board shapes, positions, moves, rules and a search.
 //!
 //! The rules are those of `shared/rules/linear-progression.md`, with the
-//! choices documented in `docs/linear-progression.md`. This module tree uses
+//! choices and text formats documented in the Linear Progression section of
+//! `protocol.md` (the API in `docs/linear-progression.md`). This module tree uses
 //! only the standard library, so it stands apart from the chess code.
 //!
 //! A quick tour:

@@ -5,7 +5,8 @@
 //!
 //! Positions: six space-separated fields,
 //! `<grid> <side> <last> <passes> <options> <blockers>`, e.g. the start
-//! `#6#/8/8/8/8/8/8/#6# w - 0 - -`; see `docs/linear-progression.md`.
+//! `#6#/8/8/8/8/8/8/#6# w - 0 - -`; see the Linear Progression section of
+//! `protocol.md`.
 
 use std::fmt;
 use std::str::FromStr;

@@ -43,7 +43,7 @@ impl Engine {
     /// An engine writing to `out`, with default options at the start position.
     pub fn new(out: Output) -> Engine {
         let options = Options::default();
-        let game = options.variant.new_game(options.hash_mib);
+        let game = options.variant.new_game(&options);
         Engine {
             options,
             game,
@@ -165,7 +165,7 @@ impl Engine {
         };
         let touches_table = matches!(
             changed,
-            Changed::Hash | Changed::ClearHash | Changed::Variant
+            Changed::Hash | Changed::ClearHash | Changed::Variant | Changed::GameRules
         );
         if touches_table && self.is_running() {
             return self.out.error(&format!(
@@ -173,7 +173,8 @@ impl Engine {
             ));
         }
         match changed {
-            Changed::Variant => self.game = next.variant.new_game(next.hash_mib),
+            Changed::Variant => self.game = next.variant.new_game(&next),
+            Changed::GameRules => self.game.rules_changed(&next),
             Changed::Hash => self.game.set_hash(next.hash_mib),
             Changed::ClearHash => self.game.clear_hash(),
             Changed::DebugLogFile => {

@@ -4,6 +4,8 @@
 //! plugs in as one more [`Variant`] and one more [`Game`] implementation.
 
 use super::command::{Go, Start};
+use super::linear::LinearGame;
+use super::options::Options;
 use super::output::Output;
 use super::progressive::ProgressiveGame;
 use crate::chess::Rules;
@@ -18,17 +20,24 @@ pub enum Variant {
     Progressive,
     /// Progressive chess, Scottish rules.
     ProgressiveScottish,
+    /// Linear Progression, with the rules of the `LP_*` options.
+    LinearProgression,
 }
 
 impl Variant {
     /// Every variant, in the order `uci` lists them.
-    pub const ALL: [Variant; 2] = [Variant::Progressive, Variant::ProgressiveScottish];
+    pub const ALL: [Variant; 3] = [
+        Variant::Progressive,
+        Variant::ProgressiveScottish,
+        Variant::LinearProgression,
+    ];
 
     /// The `UCI_Variant` value.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Progressive => "progressive",
             Variant::ProgressiveScottish => "progressive-scottish",
+            Variant::LinearProgression => "linear-progression",
         }
     }
 
@@ -39,13 +48,16 @@ impl Variant {
             .find(|v| v.name().eq_ignore_ascii_case(name))
     }
 
-    /// A new game of this variant at its start position.
-    pub fn new_game(self, hash_mib: usize) -> Box<dyn Game> {
+    /// A new game of this variant at its start position, under the rules
+    /// and with the hash size of `options`.
+    pub fn new_game(self, options: &Options) -> Box<dyn Game> {
+        let hash_mib = options.hash_mib;
         match self {
             Variant::Progressive => Box::new(ProgressiveGame::new(Rules::Italian, hash_mib)),
             Variant::ProgressiveScottish => {
                 Box::new(ProgressiveGame::new(Rules::Scottish, hash_mib))
             }
+            Variant::LinearProgression => Box::new(LinearGame::new(options.lp, hash_mib)),
         }
     }
 }
@@ -95,4 +107,8 @@ pub trait Game: Send {
     fn go_job(&self, go: &Go, ctx: JobContext) -> Job;
     /// The job for `bench`: fixed positions searched to `depth`.
     fn bench_job(&self, depth: Option<u32>, ctx: JobContext) -> Job;
+    /// A rules option (`Changed::GameRules`) was set: a game that reads it
+    /// takes the new rules (documented per game in protocol.md); others
+    /// ignore it.
+    fn rules_changed(&mut self, _options: &Options) {}
 }

@@ -88,7 +88,8 @@ pub fn search(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext
     ctx.last_line(&bestmove_line(&result.turn));
 }
 
-fn wait_for_stop(ctx: &JobContext) {
+/// Waits for `stop` (a `go infinite` prints no `bestmove` before it).
+pub fn wait_for_stop(ctx: &JobContext) {
     while !ctx.stop.load(Ordering::Relaxed) {
         std::thread::sleep(Duration::from_millis(1));
     }

@@ -5,12 +5,14 @@
 //! - [`engine`] keeps the state and answers each command;
 //! - [`game`] is the interface to a game; [`progressive`] implements it for
 //!   Progressive chess, and [`jobs`] holds what its search thread runs;
+//!   [`linear`] implements it for Linear Progression (jobs included);
 //! - [`output`] writes whole, flushed lines (and the debug log).
 
 pub mod command;
 pub mod engine;
 pub mod game;
 pub mod jobs;
+pub mod linear;
 pub mod options;
 pub mod output;
 pub mod progressive;

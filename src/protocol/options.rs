@@ -1,11 +1,18 @@
 //! The engine options: their `option` lines for `uci`, and `setoption`.
 
+use super::command::shorten;
 use super::game::Variant;
+use crate::linear;
 
 /// The current option values.
 #[derive(Clone, Debug)]
 pub struct Options {
     pub variant: Variant,
+    /// The Linear Progression rules (`LP_EqualMoves`, `LP_Blockers`,
+    /// `LP_Board`): the start position of `position startpos` and
+    /// `ucinewgame` in that variant. Kept whatever the variant, so they can
+    /// be set before `UCI_Variant`.
+    pub lp: linear::Options,
     pub hash_mib: usize,
     pub threads: usize,
     pub multipv: usize,
@@ -21,6 +28,9 @@ pub enum Changed {
     Hash,
     ClearHash,
     DebugLogFile,
+    /// The rules of a game (the `LP_*` options): the game decides what
+    /// changes (see [`super::game::Game::rules_changed`]).
+    GameRules,
     /// Read at the next `go`.
     SearchSetting,
 }
@@ -67,6 +77,7 @@ impl Default for Options {
             multipv: MULTIPV.default as usize,
             move_overhead_ms: MOVE_OVERHEAD.default as u64,
             debug_log_file: String::new(),
+            lp: linear::Options::default(),
         }
     }
 }
@@ -91,6 +102,19 @@ impl Options {
         }
         lines.push("option name Clear Hash type button".to_string());
         lines.push("option name Debug Log File type string default <empty>".to_string());
+        let lp = linear::Options::default();
+        lines.push(format!(
+            "option name LP_EqualMoves type check default {}",
+            lp.equal_moves
+        ));
+        lines.push(format!(
+            "option name LP_Blockers type check default {}",
+            lp.blockers
+        ));
+        lines.push(format!(
+            "option name LP_Board type string default {}",
+            lp.board
+        ));
         lines
     }
 
@@ -105,7 +129,7 @@ impl Options {
                     let names: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
                     format!(
                         "setoption: unknown UCI_Variant '{}' (expected one of: {})",
-                        super::command::shorten(text),
+                        shorten(text),
                         names.join(", ")
                     )
                 })?;
@@ -137,10 +161,22 @@ impl Options {
                 };
                 Ok(Changed::DebugLogFile)
             }
-            _ => Err(format!(
-                "setoption: unknown option '{}'",
-                super::command::shorten(name)
-            )),
+            "lp_equalmoves" => {
+                self.lp.equal_moves = check(name, value)?;
+                Ok(Changed::GameRules)
+            }
+            "lp_blockers" => {
+                self.lp.blockers = check(name, value)?;
+                Ok(Changed::GameRules)
+            }
+            "lp_board" => {
+                let text = required(name, value)?;
+                self.lp.board = text
+                    .parse()
+                    .map_err(|e: linear::LinearError| format!("setoption: LP_Board: {e}"))?;
+                Ok(Changed::GameRules)
+            }
+            _ => Err(format!("setoption: unknown option '{}'", shorten(name))),
         }
     }
 }
@@ -152,13 +188,28 @@ fn required<'a>(name: &str, value: Option<&'a str>) -> Result<&'a str, String> {
     }
 }
 
+/// A `check` option's value: `true` or `false` (any case).
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    let text = required(name, value)?;
+    if text.eq_ignore_ascii_case("true") {
+        Ok(true)
+    } else if text.eq_ignore_ascii_case("false") {
+        Ok(false)
+    } else {
+        Err(format!(
+            "setoption: {name} needs true or false, got '{}'",
+            shorten(text)
+        ))
+    }
+}
+
 fn spin(s: &Spin, value: Option<&str>) -> Result<i64, String> {
     let text = required(s.name, value)?;
     let n: i64 = text.parse().map_err(|_| {
         format!(
             "setoption: {} needs a whole number, got '{}'",
             s.name,
-            super::command::shorten(text)
+            shorten(text)
         )
     })?;
     if (s.min..=s.max).contains(&n) {
@@ -216,12 +267,36 @@ mod tests {
             "Move Overhead",
             "Clear Hash",
             "Debug Log File",
+            "LP_EqualMoves",
+            "LP_Blockers",
+            "LP_Board",
         ] {
             assert!(
                 lines.contains(&format!("option name {name} type")),
                 "{name}"
             );
         }
-        assert!(lines.contains("var progressive var progressive-scottish"));
+        assert!(lines.contains("var progressive var progressive-scottish var linear-progression"));
+        assert!(lines.contains("option name LP_Board type string default 8x8"));
+    }
+
+    #[test]
+    fn linear_progression_options() {
+        let mut o = Options::default();
+        assert_eq!(o.set("LP_EqualMoves", Some("true")), Ok(Changed::GameRules));
+        assert_eq!(o.set("lp_blockers", Some("TRUE")), Ok(Changed::GameRules));
+        assert_eq!(o.set("LP_Board", Some("10x10")), Ok(Changed::GameRules));
+        assert!(o.lp.equal_moves && o.lp.blockers);
+        assert_eq!(o.lp.board.to_string(), "10x10");
+        let e = o.set("LP_Blockers", Some("yes")).unwrap_err();
+        assert!(e.contains("true or false") && e.contains("'yes'"), "{e}");
+        let e = o.set("LP_Board", Some("3x3")).unwrap_err();
+        assert!(
+            e.starts_with("setoption: LP_Board: bad board size 3x3"),
+            "{e}"
+        );
+        assert!(o.set("LP_Board", None).is_err());
+        assert!(o.lp.blockers);
+        assert_eq!(o.lp.board.to_string(), "10x10");
     }
 }

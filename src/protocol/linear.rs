@@ -1,0 +1,536 @@
+//! Linear Progression behind the [`Game`] interface, and what its search
+//! thread runs (search, `go perft`, `bench`). The rules and the search are
+//! those of [`crate::linear`]; this file only translates the protocol.
+
+use super::command::{Go, Start, shorten};
+use super::game::{Game, Job, JobContext};
+use super::jobs::wait_for_stop;
+use super::options::Options as EngineOptions;
+use crate::linear::{
+    Colour, EndReason, GameResult, Limits, Move, Options, Outcome, Position, Score, SearchInfo,
+    Searcher, Status, perft,
+};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Never plan closer than this to the flag (on top of Move Overhead).
+const SAFETY: Duration = Duration::from_millis(5);
+
+/// At most this many own turns are planned for when the GUI gives no
+/// `movestogo`: the real number can be 30 on the default board, but the
+/// early turns are cheap and the endgame solve wants a bigger share.
+const MAX_TURNS_TO_GO: u32 = 20;
+
+/// Nominal depth of `bench` (turns).
+pub const BENCH_DEPTH: u32 = 4;
+
+/// The positions of `bench`: the default board from the start, after the
+/// drops, in the middle game and near the end; one with every option.
+/// They carry their own board and options, so the `LP_*` options do not
+/// change the signature.
+const BENCH_POSITIONS: [&str; 6] = [
+    "#6#/8/8/8/8/8/8/#6# w - 0 - -",
+    "#6#/8/8/3w4/4b3/8/8/#6# w e4 0 - -",
+    "#b5#/wbwwwwww/1b1w2w1/1b1wbbbb/1b1wb3/1b1w4/1bbw4/#b1w3# w b8 0 - -",
+    "#b1b3#/wbwbwwww/wwwbwwbb/1b1bwwbb/1b1bww2/1bbbbbbb/1bbwww2/#b1www1# w d8 0 - -",
+    "#6#/8/8/3w4/4b3/8/8/#6# w e4 0 equal,blockers a1,h8",
+    "##4##/##4##/8/3wb3/3bw3/8/##4##/##4## w d4 0 - -",
+];
+
+/// The game state: the rules of new games, the current position, and the
+/// search's hash table (kept between the moves of a game).
+pub struct LinearGame {
+    /// The rules of `position startpos` and `ucinewgame` (the `LP_*`
+    /// options); `position fen` brings its own.
+    options: Options,
+    pos: Position,
+    searcher: Arc<Mutex<Searcher>>,
+}
+
+impl LinearGame {
+    /// A game at the start position of `options`.
+    pub fn new(options: Options, hash_mib: usize) -> LinearGame {
+        LinearGame {
+            options,
+            pos: Position::new(&options),
+            searcher: Arc::new(Mutex::new(Searcher::new(hash_mib))),
+        }
+    }
+
+    fn with_searcher(&self, f: impl FnOnce(&mut Searcher)) {
+        // A search thread that panicked leaves the table usable.
+        f(&mut self.searcher.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+}
+
+/// Plays the `position ... moves` list; one move per entry.
+fn play_entries(mut pos: Position, entries: &[String]) -> Result<Position, String> {
+    for (i, text) in entries.iter().enumerate() {
+        let mv = pos
+            .parse_move(text)
+            .map_err(|e| format!("position: entry {} '{}': {e}", i + 1, shorten(text)))?;
+        pos.play(mv);
+    }
+    Ok(pos)
+}
+
+impl Game for LinearGame {
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String> {
+        let start_pos = match start {
+            Start::StartPos => Position::new(&self.options),
+            Start::Fen(text) => text
+                .parse::<Position>()
+                .map_err(|e| format!("position fen: {e}"))?,
+        };
+        self.pos = play_entries(start_pos, moves)?;
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.pos = Position::new(&self.options);
+        self.clear_hash();
+    }
+
+    fn display(&self) -> Vec<String> {
+        display_lines(&self.pos)
+    }
+
+    fn game_over(&self) -> Option<String> {
+        match self.pos.status() {
+            Status::Ongoing => None,
+            Status::Over(result) => Some(result_text(&result)),
+        }
+    }
+
+    fn set_hash(&mut self, mib: usize) {
+        self.with_searcher(|s| *s = Searcher::new(mib));
+    }
+
+    fn clear_hash(&mut self) {
+        self.with_searcher(|s| s.clear());
+    }
+
+    fn go_job(&self, go: &Go, ctx: JobContext) -> Job {
+        let pos = self.pos;
+        if let Some(turns) = go.perft {
+            return Box::new(move || perft_job(&pos, turns, &ctx));
+        }
+        if go.mate {
+            // `go mate` asks for a mate in this turn, which only Progressive
+            // chess has; answer as the protocol promises, with a bestmove.
+            return Box::new(move || {
+                ctx.out.error(
+                    "go mate: Progressive chess only; use go depth, nodes, movetime or a clock",
+                );
+                ctx.last_line("bestmove (none)");
+            });
+        }
+        let go = go.clone();
+        let searcher = Arc::clone(&self.searcher);
+        Box::new(move || {
+            let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            search_job(&mut s, &pos, &go, &ctx);
+        })
+    }
+
+    fn bench_job(&self, depth: Option<u32>, ctx: JobContext) -> Job {
+        Box::new(move || bench_job(depth, &ctx))
+    }
+
+    fn rules_changed(&mut self, options: &EngineOptions) {
+        // New rules make the old position meaningless: start afresh, as a
+        // change of UCI_Variant does. Re-sending the same values (GUIs
+        // send every option before each game) keeps the position.
+        if options.lp != self.options {
+            self.options = options.lp;
+            self.new_game();
+        }
+    }
+}
+
+/// `1-0 (board full: White 33, Black 27)`.
+pub fn result_text(result: &GameResult) -> String {
+    let score = match result.outcome {
+        Outcome::WhiteWins => "1-0",
+        Outcome::BlackWins => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    };
+    let reason = match result.reason {
+        EndReason::BoardFull => "board full",
+        EndReason::BothPassed => "both passed",
+    };
+    format!(
+        "{score} ({reason}: White {}, Black {})",
+        result.white, result.black
+    )
+}
+
+/// The search limits of a `go` in `pos`.
+pub fn limits(go: &Go, pos: &Position, move_overhead_ms: u64) -> Limits {
+    // Hook for strength options: once the protocol has `Skill Level`,
+    // start from `Limits::skill(level, seed)` here instead of the default
+    // (it sets depth, noise and the solver threshold) and keep the time
+    // and node limits below.
+    let mut limits = Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        ..Limits::default()
+    };
+    if go.infinite {
+        return limits;
+    }
+    let overhead = Duration::from_millis(move_overhead_ms);
+    let floor = Duration::from_millis(1);
+    let movetime = go.movetime.map(|t| t.saturating_sub(overhead).max(floor));
+    let (time, inc) = match pos.side_to_move() {
+        Colour::White => (go.wtime, go.winc),
+        Colour::Black => (go.btime, go.binc),
+    };
+    let clock = time.map(|time| {
+        let usable = time.saturating_sub(overhead + SAFETY);
+        // Each of our turns but a pass fills at least one empty square.
+        let own_turns_left = pos.empty_squares().len() / 2 + 1;
+        let turns = go
+            .movestogo
+            .unwrap_or(own_turns_left.min(MAX_TURNS_TO_GO))
+            .max(1);
+        // The search stops hard at its limit (no soft limit between
+        // iterations), so one move never takes more than a third.
+        let share = usable / turns + inc.unwrap_or_default() * 3 / 4;
+        share.min(usable / 3).max(floor)
+    });
+    limits.movetime = match (movetime, clock) {
+        (Some(m), Some(c)) => Some(m.min(c)),
+        (m, c) => m.or(c),
+    };
+    limits
+}
+
+/// `cp <centi-squares>`, or for a proven result `mate <N>` (win) or
+/// `mate -<N>` (loss), N being the side to move's turns in the pv; a
+/// proven draw is `cp 0`.
+fn score_text(score: Score, pv_len: usize) -> String {
+    let own_turns = pv_len.div_ceil(2).max(1);
+    match score {
+        Score::Eval(cp) => format!("cp {cp}"),
+        Score::Proven(0) => "cp 0".to_string(),
+        Score::Proven(m) if m > 0 => format!("mate {own_turns}"),
+        Score::Proven(_) => format!("mate -{own_turns}"),
+    }
+}
+
+fn moves_text(moves: &[Move]) -> String {
+    let texts: Vec<String> = moves.iter().map(Move::to_string).collect();
+    texts.join(" ")
+}
+
+/// An `info` line for a completed iteration.
+pub fn info_line(info: &SearchInfo) -> String {
+    let ms = info.time.as_millis();
+    let nps = (u128::from(info.nodes) * 1000 / ms.max(1)) as u64;
+    let mut line = format!(
+        "info depth {} score {} nodes {} nps {nps} time {ms}",
+        info.depth,
+        score_text(info.score, info.pv.len()),
+        info.nodes,
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&moves_text(&info.pv));
+    }
+    line
+}
+
+/// The exact result the endgame solver proved, for an `info string`.
+fn solved_text(score: Score) -> Option<String> {
+    match score {
+        Score::Proven(0) => Some("info string solved: draw".to_string()),
+        Score::Proven(m) => Some(format!(
+            "info string solved: the side to move {} by {} squares",
+            if m > 0 { "wins" } else { "loses" },
+            m.abs()
+        )),
+        Score::Eval(_) => None,
+    }
+}
+
+fn bestmove_line(mv: Option<Move>) -> String {
+    match mv {
+        Some(mv) => format!("bestmove {mv}"),
+        None => "bestmove (none)".to_string(),
+    }
+}
+
+/// `go` (a search): info lines, then one `bestmove`.
+pub fn search_job(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
+    if ctx.threads > 1 || ctx.multipv > 1 {
+        log::debug!("Threads and MultiPV above 1 are not used by the search");
+    }
+    let limits = limits(go, pos, ctx.move_overhead_ms);
+    let mut printed = false;
+    let result = searcher.search(pos, &limits, &ctx.stop, &mut |info| {
+        ctx.out.line(&info_line(info));
+        if info.solved
+            && let Some(text) = solved_text(info.score)
+        {
+            ctx.out.line(&text);
+        }
+        printed = true;
+    });
+    if !printed && result.best_move.is_some() {
+        // A forced move (a single legal move, or the pass) is answered
+        // without searching; still tell the GUI its score.
+        ctx.out.line(&info_line(&SearchInfo {
+            depth: result.depth,
+            score: result.score,
+            nodes: result.nodes,
+            time: result.time,
+            pv: result.pv.clone(),
+            solved: result.solved,
+        }));
+    }
+    if go.infinite {
+        wait_for_stop(ctx); // UCI: no bestmove before `stop` in infinite mode
+    }
+    ctx.last_line(&bestmove_line(result.best_move));
+}
+
+/// `go perft T`: sequences per first move, then the total. Checks `stop`
+/// between first moves.
+pub fn perft_job(pos: &Position, turns: u32, ctx: &JobContext) {
+    let mut total = 0;
+    for mv in pos.legal_moves() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            ctx.out.line("info string perft stopped");
+            break;
+        }
+        let n = perft(&pos.after(mv), turns.saturating_sub(1)).sequences;
+        ctx.out.line(&format!("{mv}: {n}"));
+        total += n;
+    }
+    ctx.last_line(&format!("Nodes searched: {total}"));
+}
+
+/// `bench`: fixed positions, fixed depth, a fresh table each; prints the
+/// node signature and the speed.
+pub fn bench_job(depth: Option<u32>, ctx: &JobContext) {
+    let depth = depth.unwrap_or(BENCH_DEPTH);
+    let mut nodes = 0;
+    let start = Instant::now();
+    for (i, text) in BENCH_POSITIONS.iter().enumerate() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let pos = match text.parse::<Position>() {
+            Ok(pos) => pos,
+            Err(e) => {
+                log::error!("bench position {text} does not parse: {e}");
+                continue;
+            }
+        };
+        let limits = Limits {
+            depth: Some(depth),
+            // The solver would make the signature depend on the position's
+            // phase rather than on `depth`.
+            solve_empties: Some(0),
+            ..Limits::default()
+        };
+        let result = Searcher::new(16).search(&pos, &limits, &ctx.stop, &mut |_| {});
+        nodes += result.nodes;
+        ctx.out.line(&format!(
+            "info string bench position {}/{} nodes {} {}",
+            i + 1,
+            BENCH_POSITIONS.len(),
+            result.nodes,
+            bestmove_line(result.best_move)
+        ));
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    ctx.out.line(&format!("Nodes searched: {nodes}"));
+    ctx.last_line(&format!("Nodes/second: {}", (nodes as f64 / secs) as u64));
+}
+
+/// The `d` output: the board, the position notation, the turn, the rules,
+/// the counts, the status and the hash key.
+pub fn display_lines(pos: &Position) -> Vec<String> {
+    let board = pos.board();
+    let (width, height) = (board.width(), board.height());
+    let border = format!("   +{}+", "-".repeat(2 * usize::from(width) + 1));
+    let mut lines = vec![border.clone()];
+    for rank in (0..height).rev() {
+        let row: Vec<String> = (0..width)
+            .map(|file| {
+                crate::linear::Square::new(file, rank)
+                    .map_or('?', |sq| cell_char(pos, sq))
+                    .to_string()
+            })
+            .collect();
+        lines.push(format!("{:>2} | {} |", rank + 1, row.join(" ")));
+    }
+    lines.push(border);
+    let files: Vec<String> = (0..width)
+        .map(|f| char::from(b'a' + f).to_string())
+        .collect();
+    lines.push(format!("     {}", files.join(" ")));
+    lines.push(format!("Fen: {pos}"));
+    let side = match pos.side_to_move() {
+        Colour::White => "White",
+        Colour::Black => "Black",
+    };
+    let turn = if pos.is_over() {
+        "game over".to_string()
+    } else if pos.is_drop_turn() {
+        format!("{side} to move (drop)")
+    } else if pos.legal_moves() == [Move::Pass] {
+        format!("{side} to move (must pass: 0000)")
+    } else if pos.is_final_move() {
+        format!("{side} to move (the extra last move of LP_EqualMoves)")
+    } else {
+        format!("{side} to move")
+    };
+    lines.push(format!("Turn: {turn}"));
+    let options = pos.options();
+    let on = |b: bool| if b { "on" } else { "off" };
+    lines.push(format!(
+        "Rules: Linear Progression, board {}, equal moves {}, blockers {}",
+        options.board,
+        on(options.equal_moves),
+        on(options.blockers)
+    ));
+    lines.push(format!(
+        "Tokens: White {}, Black {}, empty {}",
+        pos.count(Colour::White),
+        pos.count(Colour::Black),
+        pos.empty_squares().len()
+    ));
+    if options.blockers {
+        let square = |c| pos.blocker(c).map_or("-".to_string(), |s| s.to_string());
+        lines.push(format!(
+            "Blockers: White {}, Black {}",
+            square(Colour::White),
+            square(Colour::Black)
+        ));
+    }
+    let status = match pos.status() {
+        Status::Ongoing => "ongoing".to_string(),
+        Status::Over(result) => result_text(&result),
+    };
+    lines.push(format!("Status: {status}"));
+    lines.push(format!("Key: {:016x}", pos.key()));
+    lines
+}
+
+/// One square of the drawing: `W`/`B` a blocker (whatever is under it),
+/// `w`/`b` a token, `.` empty, `#` removed.
+fn cell_char(pos: &Position, sq: crate::linear::Square) -> char {
+    if pos.blocker(Colour::White) == Some(sq) {
+        'W'
+    } else if pos.blocker(Colour::Black) == Some(sq) {
+        'B'
+    } else if !pos.board().is_usable(sq) {
+        '#'
+    } else if pos.tokens(Colour::White).contains(sq) {
+        'w'
+    } else if pos.tokens(Colour::Black).contains(sq) {
+        'b'
+    } else {
+        '.'
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(list: &str) -> Vec<String> {
+        list.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn bench_positions_parse_and_are_ongoing() {
+        for text in BENCH_POSITIONS {
+            let pos: Position = text.parse().unwrap();
+            assert!(!pos.is_over(), "{text}");
+            assert_eq!(pos.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn entries_play_and_errors_say_where() {
+        let start = Position::new(&Options::default());
+        let pos = play_entries(start, &entries("@d4 @e5 d4d6")).unwrap();
+        assert_eq!(pos.to_string(), "#6#/8/3w4/3wb3/3w4/8/8/#6# b d6 0 - -");
+        let e = play_entries(start, &entries("@d4 @d4")).unwrap_err();
+        assert!(
+            e.starts_with("position: entry 2 '@d4': illegal move '@d4'"),
+            "{e}"
+        );
+        let e = play_entries(start, &entries("@d4 x9")).unwrap_err();
+        assert!(
+            e.starts_with("position: entry 2 'x9': bad move 'x9'"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn clock_limits_leave_time_on_the_clock() {
+        let pos = Position::new(&Options::default());
+        let go = Go {
+            wtime: Some(Duration::from_millis(60_000)),
+            winc: Some(Duration::from_millis(1000)),
+            ..Go::default()
+        };
+        let t = limits(&go, &pos, 10).movetime.unwrap();
+        assert!(
+            t > Duration::from_millis(2000) && t < Duration::from_millis(5000),
+            "{t:?}"
+        );
+        let low = Go {
+            wtime: Some(Duration::from_millis(30)),
+            movetime: Some(Duration::from_millis(500)),
+            ..Go::default()
+        };
+        assert!(limits(&low, &pos, 10).movetime.unwrap() <= Duration::from_millis(10));
+        let infinite = Go {
+            infinite: true,
+            wtime: Some(Duration::from_millis(30)),
+            ..Go::default()
+        };
+        assert_eq!(limits(&infinite, &pos, 10).movetime, None);
+    }
+
+    #[test]
+    fn scores_and_results_print() {
+        assert_eq!(score_text(Score::Eval(-35), 3), "cp -35");
+        assert_eq!(score_text(Score::Proven(4), 3), "mate 2");
+        assert_eq!(score_text(Score::Proven(-2), 0), "mate -1");
+        assert_eq!(score_text(Score::Proven(0), 5), "cp 0");
+        let result = GameResult {
+            outcome: Outcome::Draw,
+            white: 2,
+            black: 2,
+            reason: EndReason::BothPassed,
+        };
+        assert_eq!(
+            result_text(&result),
+            "1/2-1/2 (both passed: White 2, Black 2)"
+        );
+    }
+
+    #[test]
+    fn display_shows_the_position_and_status() {
+        let text = display_lines(&Position::new(&Options::default())).join("\n");
+        assert!(text.contains(" 8 | # . . . . . . # |"), "{text}");
+        assert!(text.contains("     a b c d e f g h"));
+        assert!(text.contains("Fen: #6#/8/8/8/8/8/8/#6# w - 0 - -"));
+        assert!(text.contains("Turn: White to move (drop)"));
+        assert!(text.contains("Status: ongoing"));
+        let full: Position = "4/4/4/wwbb w - 2 - -".parse().unwrap();
+        let text = display_lines(&full).join("\n");
+        assert!(
+            text.contains("Status: 1/2-1/2 (both passed: White 2, Black 2)"),
+            "{text}"
+        );
+    }
+}
