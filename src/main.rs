@@ -22,6 +22,11 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Mate in this turn: does the side to move mate with its remaining moves?
     Mate(cli::mate::MateArgs),
+    /// Play a match between two engines and report the score, Elo and SPRT.
+    Match(cli::matches::MatchArgs),
+    /// A random mover speaking the protocol (a baseline and test opponent).
+    #[command(hide = true)]
+    RandomEngine(cli::matches::RandomEngineArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +38,8 @@ fn main() -> ExitCode {
         None => Err("the protocol loop is not built yet".to_string()),
         Some(Command::Perft(args)) => cli::perft::run(&args),
         Some(Command::Mate(args)) => cli::mate::run(&args),
+        Some(Command::Match(args)) => cli::matches::run(&args),
+        Some(Command::RandomEngine(args)) => cli::matches::run_random_engine(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
