@@ -5,3 +5,5 @@ pub mod chess;
 pub mod cli;
 pub mod linear;
 pub mod mate;
+pub mod protocol;
+pub mod search;

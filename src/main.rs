@@ -35,7 +35,10 @@ fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let result = match cli.command {
-        None => Err("the protocol loop is not built yet".to_string()),
+        None => {
+            crescendo::protocol::run();
+            Ok(())
+        }
         Some(Command::Perft(args)) => cli::perft::run(&args),
         Some(Command::Mate(args)) => cli::mate::run(&args),
         Some(Command::Match(args)) => cli::matches::run(&args),

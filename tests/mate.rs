@@ -62,7 +62,7 @@ fn compare_with_brute_force(rules: Rules, seed: u64, games: usize, max_len: u32)
         }
     }
     assert!(
-        positions.len() > 250,
+        positions.len() >= 200,
         "too few positions: {}",
         positions.len()
     );

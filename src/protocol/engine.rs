@@ -1,0 +1,265 @@
+//! The engine state and the handling of each command. The input loop runs on
+//! the caller's thread; searches run on their own thread, so `stop`,
+//! `isready` and `quit` are answered at once in every state.
+
+use super::command::{self, Command, Go, Start};
+use super::game::{Game, Job, JobContext};
+use super::options::{Changed, Options};
+use super::output::Output;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long `stop` and `quit` wait for the search thread to finish its
+/// last line (a search notices the flag within about a millisecond).
+const STOP_WAIT: Duration = Duration::from_millis(40);
+
+/// Whether the input loop goes on.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Flow {
+    Continue,
+    Quit,
+}
+
+/// A job running on the search thread.
+struct Running {
+    stop: Arc<AtomicBool>,
+    done: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+    /// `go infinite`: runs until stopped.
+    infinite: bool,
+}
+
+/// The engine: options, the game, the output, and the running job.
+pub struct Engine {
+    options: Options,
+    game: Box<dyn Game>,
+    out: Output,
+    running: Option<Running>,
+}
+
+impl Engine {
+    /// An engine writing to `out`, with default options at the start position.
+    pub fn new(out: Output) -> Engine {
+        let options = Options::default();
+        let game = options.variant.new_game(options.hash_mib);
+        Engine {
+            options,
+            game,
+            out,
+            running: None,
+        }
+    }
+
+    /// Handles one input line.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        self.out.log_input(line);
+        match command::parse(line) {
+            Ok(None) => Flow::Continue,
+            Ok(Some(cmd)) => self.handle(cmd),
+            Err(e) => {
+                self.out.error(&e);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn handle(&mut self, cmd: Command) -> Flow {
+        self.reap();
+        match cmd {
+            Command::Uci => self.uci(),
+            Command::Debug(on) => log::debug!("debug {on}"),
+            Command::IsReady => self.out.line("readyok"),
+            Command::UciNewGame => self.new_game(),
+            Command::Quit => {
+                self.stop();
+                return Flow::Quit;
+            }
+            Command::Stop => self.stop(),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { start, moves } => self.position(&start, &moves),
+            Command::Go(go) => self.go(&go),
+            Command::Display => {
+                for line in self.game.display() {
+                    self.out.line(&line);
+                }
+            }
+            Command::Bench(depth) => self.bench(depth),
+        }
+        Flow::Continue
+    }
+
+    fn uci(&self) {
+        self.out
+            .line(&format!("id name Crescendo {}", env!("CARGO_PKG_VERSION")));
+        self.out.line("id author the Crescendo developers");
+        for line in Options::uci_lines() {
+            self.out.line(&line);
+        }
+        self.out.line("uciok");
+    }
+
+    /// Forgets a finished job's thread.
+    fn reap(&mut self) {
+        if self
+            .running
+            .as_ref()
+            .is_some_and(|r| r.handle.is_finished())
+            && let Some(r) = self.running.take()
+        {
+            let _ = r.handle.join();
+        }
+    }
+
+    /// Is a job running that was not told to stop and has more to say?
+    /// (A stopped or finished job is waited for instead: it ends within
+    /// milliseconds.)
+    fn is_running(&mut self) -> bool {
+        let busy = self
+            .running
+            .as_ref()
+            .is_some_and(|r| !r.done.load(Ordering::Acquire) && !r.stop.load(Ordering::Relaxed));
+        if !busy && let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+        busy
+    }
+
+    /// Asks the running job to stop and waits briefly for its last line.
+    fn stop(&mut self) {
+        let Some(r) = self.running.take() else {
+            return;
+        };
+        r.stop.store(true, Ordering::Relaxed);
+        let deadline = Instant::now() + STOP_WAIT;
+        while !r.handle.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+        if r.handle.is_finished() {
+            let _ = r.handle.join();
+        } else {
+            // A long perft step: it prints when done; keep it to join later.
+            self.running = Some(r);
+        }
+    }
+
+    /// Stops the job and waits for it however long it takes.
+    fn finish_running(&mut self) {
+        if let Some(r) = self.running.take() {
+            r.stop.store(true, Ordering::Relaxed);
+            let _ = r.handle.join();
+        }
+    }
+
+    fn new_game(&mut self) {
+        self.finish_running();
+        self.game.new_game();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let mut next = self.options.clone();
+        let changed = match next.set(name, value) {
+            Ok(c) => c,
+            Err(e) => return self.out.error(&e),
+        };
+        let touches_table = matches!(
+            changed,
+            Changed::Hash | Changed::ClearHash | Changed::Variant
+        );
+        if touches_table && self.is_running() {
+            return self.out.error(&format!(
+                "setoption: cannot change '{name}' while searching (send stop first)"
+            ));
+        }
+        match changed {
+            Changed::Variant => self.game = next.variant.new_game(next.hash_mib),
+            Changed::Hash => self.game.set_hash(next.hash_mib),
+            Changed::ClearHash => self.game.clear_hash(),
+            Changed::DebugLogFile => {
+                if let Err(e) = self.out.set_log_file(&next.debug_log_file) {
+                    return self.out.error(&e);
+                }
+            }
+            Changed::SearchSetting => {}
+        }
+        self.options = next;
+    }
+
+    fn position(&mut self, start: &Start, moves: &[String]) {
+        if let Err(e) = self.game.set_position(start, moves) {
+            self.out.error(&e);
+        }
+    }
+
+    fn context(&self) -> JobContext {
+        JobContext {
+            out: self.out.clone(),
+            stop: Arc::new(AtomicBool::new(false)),
+            done: Arc::new(AtomicBool::new(false)),
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+        }
+    }
+
+    fn go(&mut self, go: &Go) {
+        if self.is_running() {
+            return self
+                .out
+                .error("go: a search is already running (send stop first)");
+        }
+        if go.perft.is_none()
+            && let Some(why) = self.game.game_over()
+        {
+            self.out.error(&format!("go: the game is over: {why}"));
+            self.out.line("bestmove (none)");
+            return;
+        }
+        let ctx = self.context();
+        let job = self.game.go_job(go, ctx.clone());
+        self.spawn(job, ctx, go.infinite);
+    }
+
+    fn bench(&mut self, depth: Option<u32>) {
+        if self.is_running() {
+            return self
+                .out
+                .error("bench: a search is already running (send stop first)");
+        }
+        let ctx = self.context();
+        let job = self.game.bench_job(depth, ctx.clone());
+        self.spawn(job, ctx, false);
+    }
+
+    fn spawn(&mut self, job: Job, ctx: JobContext, infinite: bool) {
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20) // deep recursion over long turns
+            .spawn(job);
+        match spawned {
+            Ok(handle) => {
+                self.running = Some(Running {
+                    stop: ctx.stop,
+                    done: ctx.done,
+                    handle,
+                    infinite,
+                })
+            }
+            Err(e) => self
+                .out
+                .error(&format!("cannot start the search thread: {e}")),
+        }
+    }
+
+    /// At the end of input: a job with limits may finish (so that
+    /// `echo "go depth 6" | crescendo` prints its answer); `go infinite` is stopped.
+    pub fn shutdown(&mut self) {
+        if self.running.as_ref().is_some_and(|r| r.infinite) {
+            self.stop();
+        }
+        if let Some(r) = self.running.take() {
+            let _ = r.handle.join();
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The interface between the protocol and a game: everything the engine loop
+//! needs from "a game with positions, moves and a search". The protocol code
+//! never asks which game it is playing; a new game (Linear Progression)
+//! plugs in as one more [`Variant`] and one more [`Game`] implementation.
+
+use super::command::{Go, Start};
+use super::output::Output;
+use super::progressive::ProgressiveGame;
+use crate::chess::Rules;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The games and rule sets offered by the `UCI_Variant` option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// Progressive chess, Italian rules.
+    #[default]
+    Progressive,
+    /// Progressive chess, Scottish rules.
+    ProgressiveScottish,
+}
+
+impl Variant {
+    /// Every variant, in the order `uci` lists them.
+    pub const ALL: [Variant; 2] = [Variant::Progressive, Variant::ProgressiveScottish];
+
+    /// The `UCI_Variant` value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Progressive => "progressive",
+            Variant::ProgressiveScottish => "progressive-scottish",
+        }
+    }
+
+    /// The variant called `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<Variant> {
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name().eq_ignore_ascii_case(name))
+    }
+
+    /// A new game of this variant at its start position.
+    pub fn new_game(self, hash_mib: usize) -> Box<dyn Game> {
+        match self {
+            Variant::Progressive => Box::new(ProgressiveGame::new(Rules::Italian, hash_mib)),
+            Variant::ProgressiveScottish => {
+                Box::new(ProgressiveGame::new(Rules::Scottish, hash_mib))
+            }
+        }
+    }
+}
+
+/// What a search job needs from the engine: where to print, when to stop,
+/// and the search options.
+#[derive(Clone)]
+pub struct JobContext {
+    pub out: Output,
+    pub stop: Arc<AtomicBool>,
+    /// Set by the job just before its last line, so that a `go` sent in
+    /// answer to that line never finds the job still "running".
+    pub done: Arc<AtomicBool>,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead_ms: u64,
+}
+
+impl JobContext {
+    /// Prints the job's last line (`bestmove`, `Nodes searched`, ...).
+    pub fn last_line(&self, text: &str) {
+        self.done.store(true, Ordering::Release);
+        self.out.line(text);
+    }
+}
+
+/// Work for the search thread (a search, perft, bench). It prints its own
+/// results, ends soon after `stop` is set, and for a search always prints
+/// exactly one `bestmove` line.
+pub type Job = Box<dyn FnOnce() + Send>;
+
+/// One game as the protocol sees it.
+pub trait Game: Send {
+    /// Sets the position from `position ...`; on error the position is unchanged.
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String>;
+    /// Back to the start position with an empty hash (`ucinewgame`).
+    fn new_game(&mut self);
+    /// The lines of the `d` command.
+    fn display(&self) -> Vec<String>;
+    /// Why the game is over (`"1-0 (checkmate)"`), or `None` while it goes on.
+    fn game_over(&self) -> Option<String>;
+    /// Resizes (and empties) the hash table.
+    fn set_hash(&mut self, mib: usize);
+    /// Empties the hash table.
+    fn clear_hash(&mut self);
+    /// The job for `go` (search, `go mate`, or `go perft`) in the current position.
+    fn go_job(&self, go: &Go, ctx: JobContext) -> Job;
+    /// The job for `bench`: fixed positions searched to `depth`.
+    fn bench_job(&self, depth: Option<u32>, ctx: JobContext) -> Job;
+}

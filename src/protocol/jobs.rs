@@ -1,0 +1,245 @@
+//! What the search thread runs for Progressive chess: search, `go mate`,
+//! `go perft` and `bench`, each printing its own protocol lines.
+
+use super::command::Go;
+use super::game::JobContext;
+use crate::chess::status::is_mated;
+use crate::chess::{Color, Move, Position, Rules, fen, legal_moves, perft};
+use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
+use crate::search::{Clock, Limits, Score, SearchInfo, Searcher};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// Moves `go mate` may try when the GUI gives no `nodes` or `movetime`.
+const DEFAULT_MATE_NODES: u64 = 10_000_000;
+
+/// Nominal depth of `bench`.
+pub const BENCH_DEPTH: u32 = 5;
+
+/// The positions of `bench` (Italian or Scottish rules, as the game's).
+const BENCH_FENS: [&str; 6] = [
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 3 1",
+    "8/5k2/2p5/3p4/3P4/2P5/5K2/8 w - - 0 8",
+    "4k3/pp3ppp/8/8/8/8/PP3PPP/R3K3 w - - 0 6",
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 2",
+];
+
+/// The moves joined for `bestmove`, or `(none)`.
+fn bestmove_line(turn: &[Move]) -> String {
+    if turn.is_empty() {
+        return "bestmove (none)".to_string();
+    }
+    let moves: Vec<String> = turn.iter().map(|m| m.to_string()).collect();
+    format!("bestmove {}", moves.join(","))
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    let moves: Vec<String> = pv.iter().map(|m| m.to_string()).collect();
+    moves.join(" ")
+}
+
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Cp(cp) => format!("cp {cp}"),
+        Score::Mate(n) => format!("mate {n}"),
+    }
+}
+
+/// An `info` line for a finished iteration.
+pub fn info_line(info: &SearchInfo) -> String {
+    let mut line = format!(
+        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} time {} hashfull {}",
+        info.depth,
+        info.seldepth,
+        score_text(info.score),
+        info.nodes,
+        info.nps(),
+        info.time.as_millis(),
+        info.hashfull
+    );
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&pv_text(&info.pv));
+    }
+    line
+}
+
+/// The search limits of a `go` for the side to move.
+pub fn limits(go: &Go, side: Color, move_overhead_ms: u64) -> Limits {
+    let (time, inc) = match side {
+        Color::White => (go.wtime, go.winc),
+        Color::Black => (go.btime, go.binc),
+    };
+    Limits {
+        depth: go.depth,
+        nodes: go.nodes,
+        movetime: go.movetime,
+        clock: time.map(|time| Clock {
+            time,
+            increment: inc.unwrap_or_default(),
+            movestogo: go.movestogo,
+        }),
+        infinite: go.infinite,
+        move_overhead: Duration::from_millis(move_overhead_ms),
+    }
+}
+
+/// `go` (a search): info lines, then one `bestmove`.
+pub fn search(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
+    if ctx.threads > 1 || ctx.multipv > 1 {
+        log::debug!("Threads and MultiPV above 1 are not used yet by the search");
+    }
+    let limits = limits(go, pos.side_to_move(), ctx.move_overhead_ms);
+    let result = searcher.search(pos, &limits, &ctx.stop, |info| {
+        ctx.out.line(&info_line(info));
+    });
+    if go.infinite {
+        wait_for_stop(ctx); // UCI: no bestmove before `stop` in infinite mode
+    }
+    ctx.last_line(&bestmove_line(&result.turn));
+}
+
+fn wait_for_stop(ctx: &JobContext) {
+    while !ctx.stop.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// `go mate`: a mate in this turn, or why there is none.
+pub fn mate(pos: &Position, go: &Go, ctx: &JobContext) {
+    let start = Instant::now();
+    let unbounded = go.infinite;
+    let budget = MateBudget {
+        nodes: match (go.nodes, unbounded, go.movetime) {
+            (Some(n), _, _) => n,
+            (None, true, _) | (None, false, Some(_)) => u64::MAX,
+            (None, false, None) => DEFAULT_MATE_NODES,
+        },
+        deadline: go.movetime.map(|t| start + t),
+    };
+    let outcome = mate_in_this_turn(pos, budget, &ctx.stop);
+    let elapsed = start.elapsed();
+    let nps = (outcome.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+    let turn = match outcome.found {
+        MateFound::Mate(line) => {
+            ctx.out.line(&format!(
+                "info depth {} seldepth {} score mate 1 nodes {} nps {nps} time {} pv {}",
+                line.len(),
+                line.len(),
+                outcome.nodes,
+                elapsed.as_millis(),
+                pv_text(&line)
+            ));
+            line
+        }
+        MateFound::NoMate => {
+            ctx.out.line("info string no mate in this turn (proved)");
+            Vec::new()
+        }
+        MateFound::Unknown => {
+            ctx.out
+                .line("info string no mate in this turn (unknown, limit reached)");
+            Vec::new()
+        }
+    };
+    if go.infinite {
+        wait_for_stop(ctx);
+    }
+    ctx.last_line(&bestmove_line(&turn));
+}
+
+/// The number of complete move sequences of `turns` turns that start with
+/// `mv` (the counting of `crescendo perft`).
+fn perft_child(pos: &Position, mv: Move, turns: u32) -> u64 {
+    let mut child = pos.clone();
+    let effect = child.play(mv);
+    if !effect.turn_ended {
+        return perft::perft(&child, turns).sequences;
+    }
+    let mated = effect.check && is_mated(&child);
+    if turns > 1 && !mated {
+        perft::perft(&child, turns - 1).sequences
+    } else {
+        (turns == 1) as u64
+    }
+}
+
+/// `go perft T`: sequences per first move, then the total. Checks `stop`
+/// between first moves.
+pub fn perft(pos: &Position, turns: u32, ctx: &JobContext) {
+    let mut total = 0;
+    for &mv in legal_moves(pos).iter() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            ctx.out.line("info string perft stopped");
+            break;
+        }
+        let n = perft_child(pos, mv, turns);
+        ctx.out.line(&format!("{mv}: {n}"));
+        total += n;
+    }
+    ctx.last_line(&format!("Nodes searched: {total}"));
+}
+
+/// `bench`: fixed positions, fixed depth, a fresh table each; prints the
+/// node signature and the speed.
+pub fn bench(rules: Rules, depth: Option<u32>, ctx: &JobContext) {
+    let depth = depth.unwrap_or(BENCH_DEPTH);
+    let mut nodes = 0;
+    let start = Instant::now();
+    for (i, text) in BENCH_FENS.iter().enumerate() {
+        if ctx.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let Ok(pos) = fen::parse(text, rules) else {
+            log::error!("bench position {text} does not parse");
+            continue;
+        };
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let result = Searcher::new(16).search(&pos, &limits, &ctx.stop, |_| {});
+        nodes += result.nodes;
+        ctx.out.line(&format!(
+            "info string bench position {}/{} nodes {} {}",
+            i + 1,
+            BENCH_FENS.len(),
+            result.nodes,
+            bestmove_line(&result.turn)
+        ));
+    }
+    let secs = start.elapsed().as_secs_f64().max(1e-3);
+    ctx.out.line(&format!("Nodes searched: {nodes}"));
+    ctx.last_line(&format!("Nodes/second: {}", (nodes as f64 / secs) as u64));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bench_positions_parse_under_both_rule_sets() {
+        for rules in [Rules::Italian, Rules::Scottish] {
+            for text in BENCH_FENS {
+                assert!(fen::parse(text, rules).is_ok(), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn perft_children_sum_to_perft() {
+        let pos = Position::startpos(Rules::Italian);
+        let total: u64 = legal_moves(&pos)
+            .iter()
+            .map(|&mv| perft_child(&pos, mv, 2))
+            .sum();
+        assert_eq!(total, perft::perft(&pos, 2).sequences);
+    }
+
+    #[test]
+    fn bestmove_joins_the_turn() {
+        assert_eq!(bestmove_line(&[]), "bestmove (none)");
+    }
+}

@@ -1,0 +1,50 @@
+//! The engine process: a UCI-like line protocol on stdin/stdout (protocol.md).
+//!
+//! - [`command`] parses lines into commands, with clear errors;
+//! - [`options`] holds the `setoption` values;
+//! - [`engine`] keeps the state and answers each command;
+//! - [`game`] is the interface to a game; [`progressive`] implements it for
+//!   Progressive chess, and [`jobs`] holds what its search thread runs;
+//! - [`output`] writes whole, flushed lines (and the debug log).
+
+pub mod command;
+pub mod engine;
+pub mod game;
+pub mod jobs;
+pub mod options;
+pub mod output;
+pub mod progressive;
+
+use engine::{Engine, Flow};
+use output::Output;
+use std::io::{BufRead, Write};
+
+/// Runs the protocol on stdin/stdout until `quit` or the end of input.
+pub fn run() {
+    let stdin = std::io::stdin();
+    run_with(stdin.lock(), Box::new(std::io::stdout()));
+}
+
+/// Runs the protocol on any input and output (lines that are not valid
+/// UTF-8 are read lossily, so they give an error line, not an end).
+pub fn run_with(mut input: impl BufRead, output: Box<dyn Write + Send>) {
+    let mut engine = Engine::new(Output::new(output));
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match input.read_until(b'\n', &mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                log::error!("reading input: {e}");
+                break;
+            }
+        }
+        let line = String::from_utf8_lossy(&buf);
+        if engine.handle_line(line.trim_end_matches(['\n', '\r'])) == Flow::Quit {
+            return;
+        }
+    }
+    // End of input: let a running search print its bestmove, then leave.
+    engine.shutdown();
+}

@@ -1,0 +1,71 @@
+//! The protocol's output stream, shared by the input loop and the search
+//! thread: whole lines, flushed at once, optionally copied to a log file.
+
+use std::fs::File;
+use std::io::Write;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+/// A cloneable handle on the output.
+#[derive(Clone)]
+pub struct Output {
+    inner: Arc<Mutex<Sink>>,
+}
+
+struct Sink {
+    out: Box<dyn Write + Send>,
+    log: Option<File>,
+}
+
+impl Output {
+    /// Output to `out` (stdout in the engine, a buffer in tests).
+    pub fn new(out: Box<dyn Write + Send>) -> Output {
+        Output {
+            inner: Arc::new(Mutex::new(Sink { out, log: None })),
+        }
+    }
+
+    fn sink(&self) -> MutexGuard<'_, Sink> {
+        // A panic elsewhere while holding the lock leaves the sink usable.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes one line and flushes. A closed stdout is ignored: the engine
+    /// goes on until its input ends.
+    pub fn line(&self, text: &str) {
+        let mut sink = self.sink();
+        let _ = writeln!(sink.out, "{text}");
+        let _ = sink.out.flush();
+        if let Some(log) = sink.log.as_mut() {
+            let _ = writeln!(log, "<< {text}");
+        }
+    }
+
+    /// The one line reporting bad input.
+    pub fn error(&self, what: &str) {
+        log::debug!("input error: {what}");
+        self.line(&format!("info string error: {what}"));
+    }
+
+    /// Copies an input line to the log file, if one is open.
+    pub fn log_input(&self, text: &str) {
+        if let Some(log) = self.sink().log.as_mut() {
+            let _ = writeln!(log, ">> {text}");
+        }
+    }
+
+    /// Starts (or, with an empty path, stops) copying the traffic to a file.
+    pub fn set_log_file(&self, path: &str) -> Result<(), String> {
+        let log = if path.is_empty() {
+            None
+        } else {
+            let file = File::options()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("setoption: cannot open Debug Log File '{path}': {e}"))?;
+            Some(file)
+        };
+        self.sink().log = log;
+        Ok(())
+    }
+}

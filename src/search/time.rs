@@ -1,0 +1,109 @@
+//! How long to think about one turn (a turn is one "move" for the clock).
+
+use super::Limits;
+use std::time::Duration;
+
+/// The time a search may use: it starts no new iteration after `soft`, and
+/// stops at once at `hard`. `None`: no time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+/// Turns we plan for when the GUI does not say (`movestogo`): Progressive
+/// games are short, and later turns need more time than early ones.
+const DEFAULT_TURNS_TO_GO: u32 = 12;
+
+/// Never plan closer than this to the flag (on top of Move Overhead).
+const SAFETY: Duration = Duration::from_millis(5);
+
+/// The budget for one search under `limits`.
+pub fn budget(limits: &Limits) -> TimeBudget {
+    if limits.infinite {
+        return TimeBudget {
+            soft: None,
+            hard: None,
+        };
+    }
+    let overhead = limits.move_overhead;
+    let movetime = limits.movetime.map(|t| t.saturating_sub(overhead));
+    let clock = limits.clock.map(|c| {
+        let usable = c.time.saturating_sub(overhead + SAFETY);
+        let turns = c.movestogo.unwrap_or(DEFAULT_TURNS_TO_GO).max(1);
+        let base = usable / turns + c.increment * 3 / 4;
+        let soft = base.min(usable / 2);
+        // A hard stop well before the flag, even when the clock is almost
+        // out; an iteration cut short is wasted, so do not let it run long.
+        let hard = (soft * 2).min(usable / 4);
+        (soft.min(hard), hard)
+    });
+    let floor = Duration::from_millis(1);
+    match (movetime, clock) {
+        (Some(m), Some((s, h))) => TimeBudget {
+            soft: Some(m.min(s).max(floor)),
+            hard: Some(m.min(h).max(floor)),
+        },
+        (Some(m), None) => TimeBudget {
+            soft: Some(m.max(floor)),
+            hard: Some(m.max(floor)),
+        },
+        (None, Some((s, h))) => TimeBudget {
+            soft: Some(s.max(floor)),
+            hard: Some(h.max(floor)),
+        },
+        (None, None) => TimeBudget {
+            soft: None,
+            hard: None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Clock;
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn movetime_is_used_whole_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(ms(100)),
+            move_overhead: ms(10),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&limits).hard, Some(ms(90)));
+    }
+
+    #[test]
+    fn clock_budget_stays_far_from_the_flag() {
+        for left in [0, 3, 50, 1000, 60_000] {
+            let limits = Limits {
+                clock: Some(Clock {
+                    time: ms(left),
+                    increment: ms(50),
+                    movestogo: None,
+                }),
+                move_overhead: ms(10),
+                ..Limits::default()
+            };
+            let b = budget(&limits);
+            let hard = b.hard.unwrap();
+            assert!(b.soft.unwrap() <= hard);
+            assert!(hard <= ms(left / 2).max(ms(1)), "{left}: {hard:?}");
+        }
+    }
+
+    #[test]
+    fn infinite_has_no_limit() {
+        let limits = Limits {
+            infinite: true,
+            movetime: Some(ms(5)),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&limits).hard, None);
+    }
+}
