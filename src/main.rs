@@ -22,6 +22,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Mate in this turn: does the side to move mate with its remaining moves?
     Mate(cli::mate::MateArgs),
+    /// Search positions: best turn, score, mate in this turn, depth, nodes, time.
+    Analyse(cli::analyse::AnalyseArgs),
     /// Play a match between two engines and report the score, Elo and SPRT.
     Match(cli::matches::MatchArgs),
     /// A random mover speaking the protocol (a baseline and test opponent).
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         }
         Some(Command::Perft(args)) => cli::perft::run(&args),
         Some(Command::Mate(args)) => cli::mate::run(&args),
+        Some(Command::Analyse(args)) => cli::analyse::run(&args),
         Some(Command::Match(args)) => cli::matches::run(&args),
         Some(Command::RandomEngine(args)) => cli::matches::run_random_engine(&args),
     };

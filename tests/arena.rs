@@ -224,30 +224,124 @@ fn a_match_of_random_movers_replays_legally() {
         assert_eq!(pairs, 3);
         assert_eq!(stderr.matches("Game ").count(), 6, "{stderr}");
 
-        let text = std::fs::read_to_string(&pgn).unwrap();
-        let games = pgn_games(&text);
-        assert_eq!(games.len(), 6);
-        let mut rounds = Vec::new();
-        for g in &games {
-            let record = notation::parse_pgn(g).unwrap_or_else(|e| panic!("{e}\n{g}"));
-            assert_eq!(record.start.rules().name(), rules);
-            rounds.push(tag(&record, "Round").parse::<u32>().unwrap());
-            // Replaying: every move was legal (parse_pgn checks), and the end
-            // position is over for the reason and with the result recorded.
-            let end = record.end_position();
+        let records = replay_pgn(&pgn, rules, 6, false);
+        assert!(
+            records.iter().all(|r| r.moves.len() >= 3),
+            "the openings are recorded"
+        );
+        let _ = std::fs::remove_file(&pgn);
+    }
+}
+
+/// Reads the match PGN back and replays every game: every move was legal
+/// (parse_pgn checks), and a game ended by the rules is over in its end
+/// position for the recorded reason and with the recorded result. With
+/// `allow_time_forfeit`, a game may also end by time (the loser is the side
+/// to move); no other fault is allowed.
+fn replay_pgn(
+    pgn: &std::path::Path,
+    rules: &str,
+    expected: usize,
+    allow_time_forfeit: bool,
+) -> Vec<GameRecord> {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let games = pgn_games(&text);
+    assert_eq!(games.len(), expected, "{text}");
+    let mut rounds = Vec::new();
+    let mut records = Vec::new();
+    for g in &games {
+        let record = notation::parse_pgn(g).unwrap_or_else(|e| panic!("{e}\n{g}"));
+        assert_eq!(record.start.rules().name(), rules);
+        rounds.push(tag(&record, "Round").parse::<usize>().unwrap());
+        let end = record.end_position();
+        if allow_time_forfeit && tag(&record, "Termination") == "time forfeit" {
+            let winner = match end.side_to_move() {
+                Color::White => "0-1",
+                Color::Black => "1-0",
+            };
+            assert_eq!(tag(&record, "Result"), winner, "{g}");
+        } else {
             let status = status_with(&end, crescendo::mate::mates_this_turn);
             assert!(status.is_over(), "{g}");
             assert_eq!(tag(&record, "Result"), status.result(), "{g}");
             assert_eq!(tag(&record, "Termination"), status.reason(), "{g}");
-            assert!(
-                record.moves.len() >= 3,
-                "the 2-turn opening is in the record"
-            );
         }
-        rounds.sort();
-        assert_eq!(rounds, [1, 2, 3, 4, 5, 6]);
-        let _ = std::fs::remove_file(&pgn);
+        records.push(record);
     }
+    rounds.sort();
+    assert_eq!(rounds, (1..=expected).collect::<Vec<_>>());
+    records
+}
+
+#[test]
+fn a_short_match_between_two_crescendo_processes() {
+    let pgn = temp_pgn("crescendo");
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--engine", &format!("cmd={BIN}"), "name=A", "option.Hash=8"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=B", "option.Hash=8"])
+        .args(["--games", "2", "--concurrency", "2", "--tc", "1+0.02"])
+        .args(["--random-openings", "2", "--seed", "3", "--json"])
+        .args(["--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(json["games"], 2, "{json}\n{stderr}");
+    // A load spike may cost a game on time; nothing else may go wrong.
+    replay_pgn(&pgn, "italian", 2, true);
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn analyse_reports_a_bad_line_and_goes_on() {
+    let path = std::env::temp_dir().join(format!("crescendo-analyse-{}.epd", std::process::id()));
+    std::fs::write(
+        &path,
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 id \"back rank\";\nnot a fen\n\n4k3/8/8/8/8/8/8/4K3 w - - 0 5\n",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "analyse",
+            "--file",
+            path.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(":2: invalid FEN"), "{stderr}");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["id"], "back rank");
+    assert_eq!(lines[0]["best"], serde_json::json!(["a1a8"]));
+    assert_eq!(lines[0]["score"], "mate 1");
+    assert_eq!(lines[0]["mate_in_turn"], true);
+    assert_eq!(lines[1]["id"], 4);
+    assert_eq!(lines[1]["status"], "dead position");
+    let _ = std::fs::remove_file(&path);
+
+    let out = Command::new(BIN)
+        .args([
+            "analyse",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ])
+        .args(["--nodes", "2000"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("1: best "), "{text}");
 }
 
 #[test]

@@ -209,13 +209,18 @@ pub fn play_game(
                 }
                 _ => Outcome::Draw,
             };
-            return finish(
-                &moves,
-                outcome,
-                Termination::Rules(status),
-                status.to_string(),
-                None,
-            );
+            let detail = match outcome {
+                Outcome::Win(winner) => {
+                    format!(
+                        "{} ({}) wins by {}",
+                        names[winner.index()],
+                        winner.name(),
+                        status.reason()
+                    )
+                }
+                _ => format!("draw by {}", status.reason()),
+            };
+            return finish(&moves, outcome, Termination::Rules(status), detail, None);
         }
         let side = pos.side_to_move();
         let i = side.index();

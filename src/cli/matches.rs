@@ -223,9 +223,18 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
     })
 }
 
+/// A number for people: two decimals, `-` when undefined, no `-0.00`.
+fn num(x: f64) -> String {
+    if x.is_nan() {
+        "-".into()
+    } else {
+        format!("{:.2}", x + 0.0)
+    }
+}
+
 fn elo_text(s: &MatchSummary) -> String {
     match s.elo {
-        Some(e) if e.margin.is_finite() => format!("{:.1} +/- {:.1}", e.elo, e.margin),
+        Some(e) if e.margin.is_finite() => format!("{:.1} +/- {:.1}", e.elo + 0.0, e.margin),
         Some(e) => format!("{:.1}", e.elo),
         None => "-".to_string(),
     }
@@ -282,10 +291,10 @@ fn print_summary(s: &MatchSummary) {
     );
     match s.elo {
         Some(e) => println!(
-            "Elo: {:.2} +/- {:.2}, nElo: {:.2}, LOS: {:.2} % ({} model)",
-            e.elo,
-            e.margin,
-            e.nelo,
+            "Elo: {} +/- {}, nElo: {}, LOS: {:.2} % ({} model)",
+            num(e.elo),
+            num(e.margin),
+            num(e.nelo),
             100.0 * s.los,
             if e.pentanomial {
                 "pentanomial"

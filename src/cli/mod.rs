@@ -1,6 +1,7 @@
 //! The subcommands of the `crescendo` binary: each parses its flags, calls
 //! the library, and prints (plain text, or `--json`).
 
+pub mod analyse;
 pub mod matches;
 pub mod mate;
 pub mod perft;
