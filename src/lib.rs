@@ -1,5 +1,6 @@
 //! Crescendo: a game engine for Progressive chess and Linear Progression.
 
+pub mod arena;
 pub mod chess;
 pub mod cli;
 pub mod linear;

@@ -25,6 +25,13 @@ enum Command {
     Mate(cli::mate::MateArgs),
     /// The engine's speed figures: search signature and speed, perft, mate finder.
     Bench(cli::bench::BenchArgs),
+    /// Search positions: best turn, score, mate in this turn, depth, nodes, time.
+    Analyse(cli::analyse::AnalyseArgs),
+    /// Play a match between two engines and report the score, Elo and SPRT.
+    Match(cli::matches::MatchArgs),
+    /// A random mover speaking the protocol (a baseline and test opponent).
+    #[command(hide = true)]
+    RandomEngine(cli::matches::RandomEngineArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +47,9 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft::run(&args),
         Some(Command::Mate(args)) => cli::mate::run(&args),
         Some(Command::Bench(args)) => cli::bench::run(&args),
+        Some(Command::Analyse(args)) => cli::analyse::run(&args),
+        Some(Command::Match(args)) => cli::matches::run(&args),
+        Some(Command::RandomEngine(args)) => cli::matches::run_random_engine(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,7 +1,9 @@
 //! The subcommands of the `crescendo` binary: each parses its flags, calls
 //! the library, and prints (plain text, or `--json`).
 
+pub mod analyse;
 pub mod bench;
+pub mod matches;
 pub mod mate;
 pub mod perft;
 

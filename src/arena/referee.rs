@@ -1,0 +1,405 @@
+//! The referee: plays one game between two engines and says how it ended.
+//!
+//! Each `bestmove` token is the rest of the current turn as comma-joined UCI
+//! moves; it is checked move by move with the rules core. The game ends by
+//! the rules (mate, Italian mate, stalemate, dead position, ten quiet turns,
+//! the last with the mate finder deciding the exception) or by a fault: an
+//! illegal or malformed turn, a crash, or a time forfeit, each of which loses
+//! for the engine at fault and is recorded with its reason.
+
+use super::engine::{Engine, EngineError};
+use super::openings::{Opening, is_startpos, root_fen};
+use crate::chess::status::{Status, status_with};
+use crate::chess::{Color, Move, Position, legal_moves, notation};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// How long a well-behaved engine may take to answer `stop` or `isready`.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The thinking time of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A clock per player: `base` at the start, `increment` added after each
+    /// of the player's turns (a turn is one "move" for the clock).
+    Clock { base: Duration, increment: Duration },
+    /// A fixed time per turn (`go movetime`).
+    MoveTime(Duration),
+}
+
+impl TimeControl {
+    /// Parses `10+0.1` or `10` (seconds and increment per turn in seconds).
+    pub fn parse_clock(text: &str) -> Result<TimeControl, String> {
+        let seconds = |s: &str| -> Result<Duration, String> {
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e9)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| format!("--tc: '{text}' is not SECONDS[+INCREMENT]"))
+        };
+        let (base, increment) = match text.split_once('+') {
+            Some((b, i)) => (seconds(b)?, seconds(i)?),
+            None => (seconds(text)?, Duration::ZERO),
+        };
+        if base.is_zero() && increment.is_zero() {
+            return Err("--tc: the clock needs some time".into());
+        }
+        Ok(TimeControl::Clock { base, increment })
+    }
+
+    /// The PGN `TimeControl` tag value: `10+0.1` (seconds), or `movetime 200ms`.
+    pub fn pgn(&self) -> String {
+        match self {
+            TimeControl::Clock { base, increment } if increment.is_zero() => trim_secs(*base),
+            TimeControl::Clock { base, increment } => {
+                format!("{}+{}", trim_secs(*base), trim_secs(*increment))
+            }
+            TimeControl::MoveTime(t) => format!("movetime {}ms", t.as_millis()),
+        }
+    }
+}
+
+fn trim_secs(d: Duration) -> String {
+    let s = format!("{:.3}", d.as_secs_f64());
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.pgn())
+    }
+}
+
+/// The result of a game from White's side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Color),
+    Draw,
+    /// Not finished (the match was stopped).
+    Unfinished,
+}
+
+impl Outcome {
+    /// The PGN result text.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::White) => "1-0",
+            Outcome::Win(Color::Black) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+            Outcome::Unfinished => "*",
+        }
+    }
+
+    /// The points `color` scored (None when unfinished).
+    pub fn points(self, color: Color) -> Option<f64> {
+        match self {
+            Outcome::Win(c) => Some(if c == color { 1.0 } else { 0.0 }),
+            Outcome::Draw => Some(0.5),
+            Outcome::Unfinished => None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules: mate, Italian mate, stalemate, dead position, ten quiet turns.
+    Rules(Status),
+    /// A turn that is not legal or not readable.
+    IllegalMove,
+    /// The engine exited, closed its output, or could not be written to.
+    Crash,
+    /// The engine used more than its time.
+    TimeForfeit,
+    /// The match was stopped during the game.
+    Interrupted,
+}
+
+impl Termination {
+    /// The short reason, also the PGN `Termination` tag value.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Termination::Rules(status) => status.reason(),
+            Termination::IllegalMove => "illegal move",
+            Termination::Crash => "crash",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::Interrupted => "unterminated",
+        }
+    }
+
+    /// Was the game ended by an engine's fault (so it should be restarted)?
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            Termination::IllegalMove | Termination::Crash | Termination::TimeForfeit
+        )
+    }
+}
+
+/// A finished (or stopped) game.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The game: root, opening moves and played moves, with tags.
+    pub record: notation::GameRecord,
+    pub outcome: Outcome,
+    pub termination: Termination,
+    /// A sentence for humans: who did what, e.g. `Black's turn 4 'e7e5,zz': ...`.
+    pub detail: String,
+    /// The side whose engine broke the protocol or hung (to be restarted).
+    pub faulty: Option<Color>,
+}
+
+/// What the referee needs besides the engines.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    pub time_control: TimeControl,
+    /// Extra time an answer may take beyond the clock before it forfeits
+    /// (pipes and process scheduling are not free).
+    pub time_margin: Duration,
+}
+
+/// Plays one game: `engines[0]` has White, `engines[1]` Black. Both must
+/// have been told `ucinewgame`. Stops early (as unfinished) when `stop` is set.
+pub fn play_game(
+    engines: [&mut Engine; 2],
+    opening: &Opening,
+    settings: &GameSettings,
+    stop: &AtomicBool,
+) -> GameResult {
+    let names = [engines[0].name().to_string(), engines[1].name().to_string()];
+    let mut pos = opening.position();
+    let mut moves: Vec<Move> = opening.moves.clone();
+    let position_head = if is_startpos(opening) {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {}", root_fen(opening))
+    };
+    let mut clocks = match settings.time_control {
+        TimeControl::Clock { base, .. } => [base, base],
+        TimeControl::MoveTime(_) => [Duration::ZERO; 2],
+    };
+    let finish = |moves: &[Move], outcome, termination, detail: String, faulty| {
+        let mut record = notation::GameRecord::new(opening.root.clone());
+        record.moves = moves.to_vec();
+        GameResult {
+            record,
+            outcome,
+            termination,
+            detail,
+            faulty,
+        }
+    };
+    loop {
+        if stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return finish(
+                &moves,
+                Outcome::Unfinished,
+                Termination::Interrupted,
+                "the match was stopped".into(),
+                None,
+            );
+        }
+        let status = status_with(&pos, crate::mate::mates_this_turn);
+        if status.is_over() {
+            let outcome = match status {
+                Status::Checkmate { winner } | Status::ItalianMate { winner } => {
+                    Outcome::Win(winner)
+                }
+                _ => Outcome::Draw,
+            };
+            let detail = match outcome {
+                Outcome::Win(winner) => {
+                    format!(
+                        "{} ({}) wins by {}",
+                        names[winner.index()],
+                        winner.name(),
+                        status.reason()
+                    )
+                }
+                _ => format!("draw by {}", status.reason()),
+            };
+            return finish(&moves, outcome, Termination::Rules(status), detail, None);
+        }
+        let side = pos.side_to_move();
+        let i = side.index();
+        let mut position = position_head.clone();
+        if !moves.is_empty() {
+            position.push_str(" moves");
+            for mv in &moves {
+                position.push(' ');
+                position.push_str(&mv.uci());
+            }
+        }
+        let (go, allowed) = match settings.time_control {
+            TimeControl::Clock { increment, .. } => (
+                format!(
+                    "go wtime {} btime {} winc {} binc {}",
+                    clocks[0].as_millis(),
+                    clocks[1].as_millis(),
+                    increment.as_millis(),
+                    increment.as_millis()
+                ),
+                clocks[i],
+            ),
+            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t),
+        };
+        let deadline = std::time::Instant::now() + allowed + settings.time_margin;
+        let who = format!("{} ({}), turn {}", names[i], side.name(), pos.turn_length());
+        let forfeit = |moves: &[Move], termination, detail: String| {
+            finish(
+                moves,
+                Outcome::Win(side.other()),
+                termination,
+                detail,
+                Some(side),
+            )
+        };
+        let reply = match engines[i].go(&position, &go, deadline, stop) {
+            Ok(reply) => reply,
+            Err(EngineError::Interrupted) => continue, // reported at the top
+            Err(EngineError::Timeout(_)) => {
+                return forfeit(
+                    &moves,
+                    Termination::TimeForfeit,
+                    format!("{who}: no answer within {} ms", allowed.as_millis()),
+                );
+            }
+            Err(e) => return forfeit(&moves, Termination::Crash, format!("{who}: {e}")),
+        };
+        if reply.elapsed > allowed + settings.time_margin {
+            // Answered, but too late (the deadline is checked between lines).
+            engines[i].stop_search(RESPONSE_TIMEOUT);
+            return forfeit(
+                &moves,
+                Termination::TimeForfeit,
+                format!(
+                    "{who}: took {} ms of {} ms",
+                    reply.elapsed.as_millis(),
+                    allowed.as_millis()
+                ),
+            );
+        }
+        if let TimeControl::Clock { increment, .. } = settings.time_control {
+            clocks[i] = clocks[i].saturating_sub(reply.elapsed) + increment;
+        }
+        match check_turn(&pos, &reply.bestmove) {
+            Ok(turn) => {
+                for mv in turn {
+                    pos.play(mv);
+                    moves.push(mv);
+                }
+            }
+            Err(why) => {
+                return forfeit(
+                    &moves,
+                    Termination::IllegalMove,
+                    format!("{who}: bestmove '{}': {why}", reply.bestmove),
+                );
+            }
+        }
+    }
+}
+
+/// Checks a `bestmove` token against the rules: the rest of the current
+/// turn, comma-joined, each move legal when made. A turn may be shorter only
+/// when the rules end it (a Scottish check) or the mover has no legal move
+/// left (walking into stalemate). Returns the moves, or why not.
+pub fn check_turn(pos: &Position, token: &str) -> Result<Vec<Move>, String> {
+    if token.is_empty() || token == "(none)" {
+        return Err("no move, but the game is not over".into());
+    }
+    let mut p = pos.clone();
+    let mut turn = Vec::new();
+    let parts: Vec<&str> = token.split(',').collect();
+    for (k, text) in parts.iter().enumerate() {
+        let mv = notation::parse_uci(&p, text).map_err(|e| format!("move {}: {e}", k + 1))?;
+        turn.push(mv);
+        if p.play(mv).turn_ended && k + 1 < parts.len() {
+            return Err(format!(
+                "the turn ended after move {}, but {} more were given",
+                k + 1,
+                parts.len() - k - 1
+            ));
+        }
+    }
+    if p.moves_made() > 0 && !legal_moves(&p).is_empty() {
+        return Err(format!(
+            "the turn is incomplete: {} of {} moves",
+            p.moves_made(),
+            p.turn_length()
+        ));
+    }
+    Ok(turn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Rules, fen};
+
+    #[test]
+    fn turns_are_checked_move_by_move() {
+        let start = Position::startpos(Rules::Italian);
+        assert_eq!(check_turn(&start, "e2e4").unwrap().len(), 1);
+        assert!(check_turn(&start, "e2e5").unwrap_err().contains("move 1"));
+        assert!(
+            check_turn(&start, "e2e4,d2d4")
+                .unwrap_err()
+                .contains("ended")
+        );
+        assert!(check_turn(&start, "(none)").is_err());
+        assert!(check_turn(&start, "").is_err());
+        let mut black = start.clone();
+        black.play(check_turn(&start, "e2e4").unwrap()[0]);
+        assert!(
+            check_turn(&black, "e7e5")
+                .unwrap_err()
+                .contains("incomplete")
+        );
+        assert_eq!(check_turn(&black, "e7e5,d8h4").unwrap().len(), 2);
+        assert!(check_turn(&black, "e7e5,,d8h4").is_err());
+    }
+
+    #[test]
+    fn a_scottish_check_ends_the_turn_early() {
+        let fen = "4k3/8/8/8/8/8/8/Q3K3 w - - 0 3";
+        let scottish = fen::parse(fen, Rules::Scottish).unwrap();
+        assert_eq!(check_turn(&scottish, "a1a8").map(|t| t.len()), Ok(1));
+        assert!(
+            check_turn(&scottish, "a1a8,e1e2")
+                .unwrap_err()
+                .contains("ended")
+        );
+        assert!(
+            check_turn(&scottish, "a1a2")
+                .unwrap_err()
+                .contains("incomplete")
+        );
+        // Italian: the check may come only with the last move.
+        let italian = fen::parse(fen, Rules::Italian).unwrap();
+        assert!(check_turn(&italian, "a1a8").is_err());
+        assert_eq!(
+            check_turn(&italian, "a1a2,a2a3,a3a8").map(|t| t.len()),
+            Ok(3)
+        );
+    }
+
+    #[test]
+    fn clock_text() {
+        let tc = TimeControl::parse_clock("10+0.1").unwrap();
+        assert_eq!(
+            tc,
+            TimeControl::Clock {
+                base: Duration::from_secs(10),
+                increment: Duration::from_millis(100)
+            }
+        );
+        assert_eq!(tc.pgn(), "10+0.1");
+        assert_eq!(TimeControl::parse_clock("5").unwrap().pgn(), "5");
+        assert!(TimeControl::parse_clock("x+1").is_err());
+        assert!(TimeControl::parse_clock("0").is_err());
+        assert!(TimeControl::parse_clock("-1+0").is_err());
+    }
+}

@@ -1,0 +1,413 @@
+//! The match runner against real processes: misbehaving fake engines
+//! (tests/fixtures/fake_engine.sh) lose with the right reason, and a match
+//! between two random movers (`crescendo random-engine`) writes a PGN that
+//! parses back and replays legally to its recorded results.
+
+use crescendo::arena::{
+    Engine, EngineConfig, GameSettings, Opening, Outcome, Termination, TimeControl, play_game,
+};
+use crescendo::chess::notation::{self, GameRecord};
+use crescendo::chess::status::status_with;
+use crescendo::chess::{Color, Rules};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_crescendo");
+
+fn fixture() -> String {
+    format!(
+        "{}/tests/fixtures/fake_engine.sh",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn fake(mode: &str) -> EngineConfig {
+    EngineConfig {
+        name: format!("fake-{mode}"),
+        cmd: "bash".into(),
+        args: vec![fixture(), mode.into()],
+        ..EngineConfig::default()
+    }
+}
+
+fn random(seed: u64) -> EngineConfig {
+    EngineConfig {
+        name: format!("random-{seed}"),
+        cmd: BIN.into(),
+        args: vec!["random-engine".into(), "--seed".into(), seed.to_string()],
+        ..EngineConfig::default()
+    }
+}
+
+fn start(config: &EngineConfig) -> Engine {
+    let mut e = Engine::start(config, Duration::from_secs(10)).expect("engine starts");
+    e.new_game(Duration::from_secs(10))
+        .expect("engine is ready");
+    e
+}
+
+fn settings(tc: &str) -> GameSettings {
+    GameSettings {
+        time_control: TimeControl::parse_clock(tc).unwrap(),
+        time_margin: Duration::from_millis(50),
+    }
+}
+
+/// Plays one game from the start position, `white` against `black`.
+fn game(white: &EngineConfig, black: &EngineConfig, tc: &str) -> crescendo::arena::GameResult {
+    let (mut w, mut b) = (start(white), start(black));
+    let stop = AtomicBool::new(false);
+    let result = play_game(
+        [&mut w, &mut b],
+        &Opening::startpos(Rules::Italian),
+        &settings(tc),
+        &stop,
+    );
+    w.quit();
+    b.quit();
+    result
+}
+
+#[test]
+fn an_illegal_turn_loses() {
+    let r = game(&fake("illegal"), &random(1), "5+0");
+    assert_eq!(r.outcome, Outcome::Win(Color::Black));
+    assert_eq!(r.termination, Termination::IllegalMove);
+    assert_eq!(r.faulty, Some(Color::White));
+    assert!(r.detail.contains("e2e5"), "{}", r.detail);
+    assert!(r.record.moves.is_empty());
+    // The same as Black: the fault is Black's.
+    let r = game(&random(2), &fake("illegal"), "5+0");
+    assert_eq!(r.outcome, Outcome::Win(Color::White));
+    assert_eq!(r.termination, Termination::IllegalMove);
+    assert_eq!(r.record.moves.len(), 1);
+}
+
+#[test]
+fn a_crash_loses() {
+    let r = game(&fake("crash"), &random(3), "5+0");
+    assert_eq!(r.outcome, Outcome::Win(Color::Black));
+    assert_eq!(r.termination, Termination::Crash);
+    assert!(r.detail.contains("exited"), "{}", r.detail);
+    // 1. e4 and Black's two moves were played before the crash.
+    assert_eq!(r.record.moves.len(), 3);
+}
+
+#[test]
+fn an_engine_that_never_answers_forfeits_on_time_and_is_killed() {
+    let started = Instant::now();
+    let r = game(&random(4), &fake("hang"), "0.3+0");
+    assert_eq!(r.outcome, Outcome::Win(Color::White));
+    assert_eq!(r.termination, Termination::TimeForfeit);
+    assert_eq!(r.faulty, Some(Color::Black));
+    // 0.3 s of clock, the margin, and the quit grace before the kill.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_forfeits_under_movetime() {
+    let (mut w, mut b) = (start(&random(5)), start(&fake("hang")));
+    let settings = GameSettings {
+        time_control: TimeControl::MoveTime(Duration::from_millis(100)),
+        time_margin: Duration::from_millis(50),
+    };
+    let stop = AtomicBool::new(false);
+    let r = play_game(
+        [&mut w, &mut b],
+        &Opening::startpos(Rules::Italian),
+        &settings,
+        &stop,
+    );
+    assert_eq!(r.termination, Termination::TimeForfeit);
+    assert!(r.detail.contains("100 ms"), "{}", r.detail);
+    w.quit();
+    b.kill();
+}
+
+/// Splits a PGN file into its games.
+fn pgn_games(text: &str) -> Vec<String> {
+    let mut games = Vec::new();
+    for chunk in text.split("\n\n[Event ") {
+        let chunk = chunk.trim();
+        if chunk.is_empty() {
+            continue;
+        }
+        if chunk.starts_with("[Event ") {
+            games.push(chunk.to_string());
+        } else {
+            games.push(format!("[Event {chunk}"));
+        }
+    }
+    games
+}
+
+fn tag<'a>(record: &'a GameRecord, name: &str) -> &'a str {
+    record
+        .tags
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+        .unwrap_or("")
+}
+
+fn run_match(extra: &[&str], pgn: &std::path::Path) -> (std::process::Output, serde_json::Value) {
+    let out = Command::new(BIN)
+        .arg("match")
+        .args([
+            "--engine",
+            &format!("cmd={BIN}"),
+            "args=random-engine --seed 11",
+            "name=R1",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={BIN}"),
+            "args=random-engine --seed 12",
+            "name=R2",
+        ])
+        .args(["--pgn", pgn.to_str().unwrap(), "--json"])
+        .args(extra)
+        .output()
+        .expect("crescendo match runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let json = serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null);
+    (out, json)
+}
+
+fn temp_pgn(name: &str) -> std::path::PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("crescendo-arena-{}-{name}.pgn", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+#[test]
+fn a_match_of_random_movers_replays_legally() {
+    for rules in ["italian", "scottish"] {
+        let pgn = temp_pgn(rules);
+        let (out, json) = run_match(
+            &[
+                "--games",
+                "6",
+                "--concurrency",
+                "2",
+                "--tc",
+                "5+0.05",
+                "--random-openings",
+                "2",
+                "--seed",
+                "9",
+                "--rules",
+                rules,
+            ],
+            &pgn,
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert_eq!(json["games"], 6, "{json}");
+        assert_eq!(json["engines"][0], "R1");
+        let w = json["wins"].as_u64().unwrap();
+        let d = json["draws"].as_u64().unwrap();
+        let l = json["losses"].as_u64().unwrap();
+        assert_eq!(w + d + l, 6);
+        let pairs: u64 = json["pentanomial"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .sum();
+        assert_eq!(pairs, 3);
+        assert_eq!(stderr.matches("Game ").count(), 6, "{stderr}");
+
+        let records = replay_pgn(&pgn, rules, 6, false);
+        assert!(
+            records.iter().all(|r| r.moves.len() >= 3),
+            "the openings are recorded"
+        );
+        let _ = std::fs::remove_file(&pgn);
+    }
+}
+
+/// Reads the match PGN back and replays every game: every move was legal
+/// (parse_pgn checks), and a game ended by the rules is over in its end
+/// position for the recorded reason and with the recorded result. With
+/// `allow_time_forfeit`, a game may also end by time (the loser is the side
+/// to move); no other fault is allowed.
+fn replay_pgn(
+    pgn: &std::path::Path,
+    rules: &str,
+    expected: usize,
+    allow_time_forfeit: bool,
+) -> Vec<GameRecord> {
+    let text = std::fs::read_to_string(pgn).unwrap();
+    let games = pgn_games(&text);
+    assert_eq!(games.len(), expected, "{text}");
+    let mut rounds = Vec::new();
+    let mut records = Vec::new();
+    for g in &games {
+        let record = notation::parse_pgn(g).unwrap_or_else(|e| panic!("{e}\n{g}"));
+        assert_eq!(record.start.rules().name(), rules);
+        rounds.push(tag(&record, "Round").parse::<usize>().unwrap());
+        let end = record.end_position();
+        if allow_time_forfeit && tag(&record, "Termination") == "time forfeit" {
+            let winner = match end.side_to_move() {
+                Color::White => "0-1",
+                Color::Black => "1-0",
+            };
+            assert_eq!(tag(&record, "Result"), winner, "{g}");
+        } else {
+            let status = status_with(&end, crescendo::mate::mates_this_turn);
+            assert!(status.is_over(), "{g}");
+            assert_eq!(tag(&record, "Result"), status.result(), "{g}");
+            assert_eq!(tag(&record, "Termination"), status.reason(), "{g}");
+        }
+        records.push(record);
+    }
+    rounds.sort();
+    assert_eq!(rounds, (1..=expected).collect::<Vec<_>>());
+    records
+}
+
+#[test]
+fn a_short_match_between_two_crescendo_processes() {
+    let pgn = temp_pgn("crescendo");
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--engine", &format!("cmd={BIN}"), "name=A", "option.Hash=8"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=B", "option.Hash=8"])
+        .args(["--games", "2", "--concurrency", "2", "--tc", "1+0.02"])
+        .args(["--random-openings", "2", "--seed", "3", "--json"])
+        .args(["--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(json["games"], 2, "{json}\n{stderr}");
+    // A load spike may cost a game on time; nothing else may go wrong.
+    replay_pgn(&pgn, "italian", 2, true);
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn analyse_reports_a_bad_line_and_goes_on() {
+    let path = std::env::temp_dir().join(format!("crescendo-analyse-{}.epd", std::process::id()));
+    std::fs::write(
+        &path,
+        "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 id \"back rank\";\nnot a fen\n\n4k3/8/8/8/8/8/8/4K3 w - - 0 5\n",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .args([
+            "analyse",
+            "--file",
+            path.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(":2: invalid FEN"), "{stderr}");
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["id"], "back rank");
+    assert_eq!(lines[0]["best"], serde_json::json!(["a1a8"]));
+    assert_eq!(lines[0]["score"], "mate 1");
+    assert_eq!(lines[0]["mate_in_turn"], true);
+    assert_eq!(lines[1]["id"], 4);
+    assert_eq!(lines[1]["status"], "dead position");
+    let _ = std::fs::remove_file(&path);
+
+    let out = Command::new(BIN)
+        .args([
+            "analyse",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        ])
+        .args(["--nodes", "2000"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("1: best "), "{text}");
+}
+
+#[test]
+fn faults_are_counted_and_tagged_and_sprt_stops_the_match() {
+    let pgn = temp_pgn("faults");
+    let out = Command::new(BIN)
+        .arg("match")
+        .args([
+            "--engine",
+            "cmd=bash",
+            &format!("arg={}", fixture()),
+            "arg=illegal",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={BIN}"),
+            "args=random-engine --seed 3",
+        ])
+        .args([
+            "--games", "200", "--tc", "5+0", "--sprt", "elo0=0", "elo1=10",
+        ])
+        .args(["--pgn", pgn.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let games = json["games"].as_u64().unwrap();
+    assert!((4..200).contains(&games), "{json}");
+    assert_eq!(json["losses"].as_u64(), Some(games), "{json}");
+    assert_eq!(json["terminations"]["illegal move"].as_u64(), Some(games));
+    assert_eq!(json["sprt"]["result"], "H0", "{json}");
+    assert!(json["sprt"]["llr"].as_f64().unwrap() <= json["sprt"]["lower"].as_f64().unwrap());
+    assert_eq!(json["engines"][0], "bash"); // named after the command by default
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let first = notation::parse_pgn(&pgn_games(&text)[0]).unwrap();
+    assert_eq!(tag(&first, "Termination"), "illegal move");
+    assert_eq!(tag(&first, "Result"), "0-1");
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn bad_command_lines_fail_clearly() {
+    let cases: [&[&str]; 4] = [
+        &[
+            "--engine",
+            "cmd=/nonexistent/engine",
+            "--engine",
+            "cmd=x",
+            "--tc",
+            "1",
+        ],
+        &["--engine", "cmd=a", "--tc", "1"],
+        &["--engine", "cmd=a", "--engine", "cmd=b", "--tc", "1+x"],
+        &[
+            "--engine", "cmd=a", "--engine", "cmd=b", "--tc", "1", "--sprt", "elo0=5", "elo1=0",
+        ],
+    ];
+    for args in cases {
+        let out = Command::new(BIN).arg("match").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("crescendo: "), "{stderr}");
+    }
+}
