@@ -29,6 +29,8 @@ enum Command {
     /// A random mover speaking the protocol (a baseline and test opponent).
     #[command(hide = true)]
     RandomEngine(cli::matches::RandomEngineArgs),
+    /// The engine's speed figures: search signature and speed, perft, mate finder.
+    Bench(cli::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +48,7 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => cli::analyse::run(&args),
         Some(Command::Match(args)) => cli::matches::run(&args),
         Some(Command::RandomEngine(args)) => cli::matches::run_random_engine(&args),
+        Some(Command::Bench(args)) => cli::bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -77,7 +77,7 @@ fn random_positions_italian_match_brute_force() {
 
 #[test]
 fn random_positions_scottish_match_brute_force() {
-    let mates = compare_with_brute_force(Rules::Scottish, 2, 60, 4);
+    let mates = compare_with_brute_force(Rules::Scottish, 2, 70, 4);
     assert!(mates > 0);
 }
 
@@ -240,5 +240,65 @@ fn status_with_uses_the_finder() {
     assert_eq!(
         status::status_with(&pos, mate::mates_this_turn),
         status::Status::TenQuietTurns
+    );
+}
+
+/// The second-last-move filter never rejects a move after which the last
+/// move mates (checked against brute force on positions with two moves left
+/// from aggressive games, both rule sets).
+#[test]
+fn last_two_filter_is_sound() {
+    use crescendo::chess::{MoveKind, Role};
+    use crescendo::mate::bounds::{BoundCache, LastTwo};
+    let mut kept_mates = 0;
+    let mut rejected = 0;
+    for rules in [Rules::Italian, Rules::Scottish] {
+        let mut rng = StdRng::seed_from_u64(31);
+        let mut cache = BoundCache::default();
+        for _ in 0..300 {
+            let mut pos = Position::startpos(rules);
+            while pos.turn_length() <= 6 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                if pos.moves_left() == 2 {
+                    let filter = LastTwo::new(&pos);
+                    for &mv in moves.iter() {
+                        let mut child = pos.clone();
+                        if child.play(mv).turn_ended {
+                            continue;
+                        }
+                        let role = child.piece_at(mv.to()).map_or(Role::Pawn, |p| p.role);
+                        let pass = filter.may_mate_after(
+                            &pos,
+                            &mut cache,
+                            (mv.from(), mv.to()),
+                            role,
+                            mv.kind() == MoveKind::Castle,
+                        );
+                        let mates = status::brute_force_mate(&child).is_some();
+                        assert!(pass || !mates, "{} then {mv}", fen::to_fen(&pos));
+                        kept_mates += usize::from(mates);
+                        rejected += usize::from(!pass);
+                    }
+                }
+                let ek = pos.king_square(pos.side_to_move().other());
+                let mv = *moves
+                    .iter()
+                    .min_by_key(|m| {
+                        let d = (m.to().file() as i32 - ek.file() as i32)
+                            .abs()
+                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
+                        d * 8 + rng.random_range(0..12)
+                    })
+                    .expect("non-empty");
+                pos.play(mv);
+            }
+        }
+    }
+    assert!(
+        kept_mates > 20 && rejected > 1000,
+        "{kept_mates} mates kept, {rejected} rejected"
     );
 }

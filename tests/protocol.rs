@@ -650,3 +650,16 @@ fn survives_random_and_mutated_garbage() {
     let stderr = e.quit();
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn bench_subcommand_prints_its_figures_as_json() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .args(["bench", "--depth", "3", "--mate-movetime", "20", "--json"])
+        .output()
+        .expect("crescendo runs");
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert!(v["nodes"].as_u64().unwrap_or(0) > 0);
+    assert_eq!(v["progressive_perft_sequences"], 8902);
+    assert_eq!(v["mate_positions"], 60);
+}

@@ -125,10 +125,105 @@ pub fn generate_king_safe<S: MoveSink>(pos: &Position, list: &mut S) {
     }
 }
 
-/// Does `pos` have any legal next move? (Cheaper callers may stop early; this
-/// one simply generates.)
+/// Does `pos` have any legal next move? Stops at the first one found: king
+/// moves first (the only moves when in double check), then the others. Under
+/// the Italian rules a move that gives check counts only on the last move.
 pub fn has_legal_move(pos: &Position) -> bool {
-    !legal_moves(pos).is_empty()
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let checkers = pos.checkers();
+    let own = pos.color_bb(us);
+    let mut sink = AnyLegal {
+        pos,
+        restricted: !pos.check_allowed(),
+        checks: None,
+        found: false,
+    };
+    king_moves(pos, ksq, &mut sink);
+    if sink.found || checkers.more_than_one() {
+        return sink.found;
+    }
+    let target = match checkers.single() {
+        Some(checker) => attacks::between(ksq, checker) | checker.bb(),
+        None => !own,
+    };
+    let pinned = pos.blockers_for(ksq, us.other()) & own;
+    piece_moves(pos, ksq, pinned, target, &mut sink);
+    if sink.found {
+        return true;
+    }
+    pawn_moves(pos, ksq, pinned, target, &mut sink);
+    if sink.found {
+        return true;
+    }
+    if pos.moves_made() == 0 && pos.ep_squares().nonempty() {
+        en_passant_moves(pos, ksq, &mut sink);
+    }
+    if checkers.is_empty() && !sink.found {
+        castling_moves(pos, &mut sink);
+    }
+    sink.found
+}
+
+/// Records whether any pushed move is legal under the rule set's check
+/// restriction (the [`CheckInfo`] is built only when a move needs it).
+struct AnyLegal<'a> {
+    pos: &'a Position,
+    /// Moves that give check are not allowed.
+    restricted: bool,
+    checks: Option<CheckInfo>,
+    found: bool,
+}
+
+impl MoveSink for AnyLegal<'_> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        if self.found {
+            return;
+        }
+        if !self.restricted {
+            self.found = true;
+            return;
+        }
+        let pos = self.pos;
+        let checks = self.checks.get_or_insert_with(|| CheckInfo::new(pos));
+        if !checks.gives_check(pos, mv) {
+            self.found = true;
+        }
+    }
+
+    #[inline]
+    fn push_set(&mut self, from: Square, dests: Bitboard) {
+        if self.found || dests.is_empty() {
+            return;
+        }
+        if !self.restricted {
+            self.found = true;
+            return;
+        }
+        for to in dests {
+            self.push(Move::new(from, to, MoveKind::Normal));
+            if self.found {
+                return;
+            }
+        }
+    }
+}
+
+/// The legal next moves that give check, on the last move of the turn (or
+/// any move under the Scottish rules), where giving check is allowed:
+/// the king-safe moves filtered by [`CheckInfo::gives_check`].
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    debug_assert!(pos.check_allowed());
+    list.clear();
+    let mut all = MoveList::new();
+    generate_king_safe(pos, &mut all);
+    let checks = CheckInfo::new(pos);
+    for &mv in all.iter() {
+        if checks.gives_check(pos, mv) {
+            list.push(mv);
+        }
+    }
 }
 
 fn king_moves<S: MoveSink>(pos: &Position, ksq: Square, list: &mut S) {

@@ -1,7 +1,7 @@
 //! Game status: is the game over, and why.
 
 use super::bitboard::{Color, Role};
-use super::movegen::{generate_king_safe, legal_moves};
+use super::movegen::{generate_king_safe, has_legal_move, legal_moves};
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use std::fmt;
@@ -116,7 +116,7 @@ fn stuck_status(pos: &Position) -> Status {
 /// Is the side to move mated at the start of its turn (either kind of mate)?
 #[inline]
 pub fn is_mated(pos: &Position) -> bool {
-    pos.moves_made() == 0 && pos.in_check() && legal_moves(pos).is_empty()
+    pos.moves_made() == 0 && pos.in_check() && !has_legal_move(pos)
 }
 
 /// The rules' own definition of "mates in this turn", searched exhaustively

@@ -2,6 +2,7 @@
 //! the library, and prints (plain text, or `--json`).
 
 pub mod analyse;
+pub mod bench;
 pub mod matches;
 pub mod mate;
 pub mod perft;

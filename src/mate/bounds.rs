@@ -159,13 +159,285 @@ pub fn may_mate(pos: &Position, moves: u32) -> bool {
     lower_bound(pos, moves) <= moves
 }
 
+/// A quick filter for the second-last move: after it, can one more move
+/// complete the mating picture? The same relaxation as [`lower_bound`] with
+/// one move left, prepared once for a node with two moves left and then
+/// asked for each of its moves (only the moved piece changes).
+///
+/// Sound by construction: the targets are a subset of every child's (the
+/// flights only grow as enemy pieces are captured, and the excused flights
+/// are taken for the larger radius of two moves), and each piece's cover is
+/// over-estimated on the empty board: what a piece attacks now, or could
+/// attack after one move (the union of its one-move options).
+pub struct LastTwo {
+    targets: [Square; 9],
+    count: usize,
+    castling_slack: u8,
+    us: Color,
+    /// Per square of ours: targets covered now, and within one move.
+    now: [u16; 64],
+    within: [u16; 64],
+    ours: Bitboard,
+    /// The [`BoundCache`] entry for these targets.
+    key: (Square, u64, Color, u8),
+}
+
+impl LastTwo {
+    /// Prepares the filter for `pos`, which has two moves left.
+    pub fn new(pos: &Position) -> LastTwo {
+        let us = pos.side_to_move();
+        let them = us.other();
+        let eksq = pos.king_square(them);
+        let mut flights = attacks::king(eksq) & !pos.color_bb(them);
+        let first_move_may_check = pos
+            .rules()
+            .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
+        if !first_move_may_check {
+            flights &= !excused_flights(pos, us, eksq, 2);
+        }
+        let mut f = LastTwo {
+            targets: [Square(0); 9],
+            count: 1,
+            castling_slack: u8::from(
+                pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0,
+            ),
+            us,
+            now: [0; 64],
+            within: [0; 64],
+            ours: pos.color_bb(us),
+            key: (eksq, flights.0 | eksq.bb().0, us, 0),
+        };
+        f.key.3 = f.castling_slack;
+        f.targets[0] = eksq;
+        for sq in flights {
+            f.targets[f.count] = sq;
+            f.count += 1;
+        }
+        for from in pos.color_bb(us) {
+            if let Some(piece) = pos.piece_at(from) {
+                let (n, w) = f.cover(piece.role, from);
+                f.now[from.index()] = n;
+                f.within[from.index()] = w;
+            }
+        }
+        f
+    }
+
+    /// The targets a piece covers from `from` now, and now or after one move.
+    fn cover(&self, role: Role, from: Square) -> (u16, u16) {
+        let r = reach();
+        let (mut now, mut within) = (0u16, 0u16);
+        for (i, &t) in self.targets[..self.count].iter().enumerate() {
+            let d = match role {
+                Role::Pawn => pawn_reach(self.us, from, t),
+                Role::King if i == 0 => FAR,
+                Role::King => r.table[slot(Role::King)][from.index()][t.index()]
+                    .saturating_sub(self.castling_slack),
+                role => r.table[slot(role)][from.index()][t.index()],
+            };
+            if d == 0 {
+                now |= 1 << i;
+            }
+            if d <= 1 {
+                within |= 1 << i;
+            }
+        }
+        (now, within)
+    }
+
+    /// In `pos` (the node this filter was made for), after our piece moved
+    /// `from`-`to` (becoming `role`; castling is not handled and always
+    /// passes), may the last move still mate?
+    pub fn may_mate_after(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let full: u16 = (1 << self.count) - 1;
+        let (moved_now, moved_within) = self.cover(role, to);
+        let mut free = moved_now;
+        for sq in self.ours & !from.bb() {
+            free |= self.now[sq.index()];
+        }
+        let need = full & !free;
+        if need == 0 {
+            return true;
+        }
+        // One piece must cover the rest from one end square, in one move.
+        let single = |entry: &mut CacheEntry, role: Role, sq: Square| {
+            entry
+                .options(role, sq)
+                .iter()
+                .any(|&(m, c)| c <= 1 && m & need == need)
+        };
+        let entry = cache.entry(self.key, &self.targets[..self.count]);
+        if moved_within & need == need && single(entry, role, to) {
+            return true;
+        }
+        (self.ours & !from.bb()).into_iter().any(|sq| {
+            self.within[sq.index()] & need == need
+                && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
+        })
+    }
+}
+
 /// A lower bound on the moves needed to mate (see the module text); values
 /// above `cap` are reported as `cap + 1`.
 pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
+    lower_bound_with(pos, cap, &mut BoundCache::default())
+}
+
+/// The options of one piece for the target set of a cache entry: each a set
+/// of targets (bit `i` is target `i`) it may cover from one end square, and
+/// the fewest moves to get there; only options no other one dominates.
+type Options = Vec<(u16, u8)>;
+
+/// Per-searcher memory for [`lower_bound_with`]: the options of each piece
+/// (role and square) for the target sets met so far. The enemy king does not
+/// move during our turn and its flights change only by captures, so a search
+/// meets very few target sets and the options are computed once.
+#[derive(Default)]
+pub struct BoundCache {
+    entries: Vec<CacheEntry>,
+}
+
+struct CacheEntry {
+    /// The enemy king, the targets, our colour and the castling slack.
+    key: (Square, u64, Color, u8),
+    /// The targets in bit order: the king's square, then the flights.
+    targets: [Square; 9],
+    count: usize,
+    /// Per role and square: the options, computed on first use.
+    slots: Vec<Option<Options>>,
+}
+
+impl BoundCache {
+    /// Entries kept before the cache starts over.
+    const MAX_ENTRIES: usize = 16;
+
+    fn entry(&mut self, key: (Square, u64, Color, u8), targets: &[Square]) -> &mut CacheEntry {
+        if let Some(i) = self.entries.iter().position(|e| e.key == key) {
+            return &mut self.entries[i];
+        }
+        if self.entries.len() >= Self::MAX_ENTRIES {
+            self.entries.clear();
+        }
+        let mut t = [Square(0); 9];
+        t[..targets.len()].copy_from_slice(targets);
+        self.entries.push(CacheEntry {
+            key,
+            targets: t,
+            count: targets.len(),
+            slots: vec![None; 6 * 64],
+        });
+        let last = self.entries.len() - 1;
+        &mut self.entries[last]
+    }
+}
+
+impl CacheEntry {
+    /// The targets (as a bit set over target indices) in `set`.
+    fn mask_of(&self, set: Bitboard) -> u16 {
+        let mut m = 0;
+        for (i, &t) in self.targets[..self.count].iter().enumerate() {
+            if set.contains(t) {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    fn options(&mut self, role: Role, from: Square) -> &Options {
+        let slot = role.index() * 64 + from.index();
+        if self.slots[slot].is_none() {
+            let opts = self.compute_options(role, from);
+            self.slots[slot] = Some(opts);
+        }
+        self.slots[slot].as_ref().expect("just filled")
+    }
+
+    /// Every end square from which the piece attacks some target (on the
+    /// empty board) with the moves to get there, reduced to the options no
+    /// other one dominates (covers a superset at no higher cost).
+    fn compute_options(&self, role: Role, from: Square) -> Options {
+        let (eksq, _, us, slack) = self.key;
+        let them = us.other();
+        let r = reach();
+        let full: u16 = (1 << self.count) - 1;
+        let mut raw: Options = Vec::new();
+        let mut add = |mask: u16, cost: u8| {
+            if mask == 0 || cost >= FAR {
+                return;
+            }
+            match raw.iter_mut().find(|o| o.0 == mask) {
+                Some(o) => o.1 = o.1.min(cost),
+                None => raw.push((mask, cost)),
+            }
+        };
+        let targets = &self.targets[..self.count];
+        match role {
+            Role::Pawn => {
+                let mut squares = Bitboard::EMPTY;
+                for &t in targets {
+                    squares |= attacks::pawn(them, t);
+                }
+                // Nothing of ours can end on the enemy king's square.
+                for sq in squares & !eksq.bb() {
+                    let cost = pawn_steps(us, from, sq);
+                    if cost > 0 {
+                        add(self.mask_of(attacks::pawn(us, sq)), cost);
+                    }
+                }
+                // A promoted piece may cover anything (a weaker but sound option).
+                add(full, promotion_steps(us, from));
+            }
+            _ => {
+                let mut squares = Bitboard::EMPTY;
+                for &t in targets {
+                    squares |= attacks::piece(role, t, Bitboard::EMPTY);
+                }
+                if role == Role::King {
+                    // Our king cannot end next to the enemy king.
+                    squares &= !attacks::king(eksq);
+                }
+                let dist = &r.dist[slot(role)][from.index()];
+                for sq in squares & !eksq.bb() & !from.bb() {
+                    let mut cost = dist[sq.index()];
+                    if role == Role::King {
+                        // Castling moves the king two squares with one move.
+                        cost = cost.saturating_sub(slack);
+                    }
+                    add(
+                        self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
+                        cost,
+                    );
+                }
+            }
+        }
+        let mut kept: Options = Vec::with_capacity(raw.len());
+        for (i, &(m, c)) in raw.iter().enumerate() {
+            let dominated = raw.iter().enumerate().any(|(j, &(m2, c2))| {
+                j != i && m2 & m == m && c2 <= c && (m2 != m || c2 < c || j < i)
+            });
+            if !dominated {
+                kept.push((m, c));
+            }
+        }
+        kept
+    }
+}
+
+/// [`lower_bound`] with a cache of piece options kept between calls.
+pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32 {
     let us = pos.side_to_move();
     let them = us.other();
     let eksq = pos.king_square(them);
-    let cap8 = cap.min(FAR as u32 - 1) as u8;
     let mut flights = attacks::king(eksq) & !pos.color_bb(them);
     let first_move_may_check = pos
         .rules()
@@ -188,7 +460,6 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
     let castling_slack =
         u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
     let mut movers = [(Square(0), Role::Pawn); 16];
-    let max_level = cap8.min(7) as usize;
     let mut pieces = 0;
     let mut free: u16 = 0;
     let mut reachable: u16 = 0;
@@ -196,7 +467,8 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
         let Some(piece) = pos.piece_at(from) else {
             continue;
         };
-        let mut cover = [0u16; 8];
+        let mut now = 0u16;
+        let mut later = 0u16;
         for (i, &t) in targets[..count].iter().enumerate() {
             let d = match piece.role {
                 Role::Pawn => pawn_reach(us, from, t),
@@ -207,17 +479,15 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
                     .saturating_sub(castling_slack as u8),
                 role => r.table[slot(role)][from.index()][t.index()],
             };
-            // Costs above 7 count as 7 (a smaller bound, still sound).
-            if u32::from(d) <= cap {
-                let level = (d as usize).min(max_level);
-                for c in cover[level..=max_level].iter_mut() {
-                    *c |= 1 << i;
-                }
+            if d == 0 {
+                now |= 1 << i;
+            } else if u32::from(d) <= cap {
+                later |= 1 << i;
             }
         }
-        free |= cover[0];
-        reachable |= cover[max_level];
-        if cover[max_level] & !cover[0] != 0 {
+        free |= now;
+        reachable |= now | later;
+        if later & !now != 0 {
             movers[pieces] = (from, piece.role);
             pieces += 1;
         }
@@ -234,14 +504,130 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
     let budget = (cap + castling_slack).min(FAR as u32 - 1) as u8;
     // Each piece ends on one square and covers what it attacks from there
     // (on an empty board): its options are (targets covered, moves to get
-    // there). The minimum total over one option per piece, by dynamic
-    // programming on the targets still needed, packed into the low bits.
-    let packed = |set: Bitboard| -> usize {
+    // there). The answer is the minimum total cost over one option per
+    // piece covering every target still needed.
+    let key = (eksq, flights.0 | eksq.bb().0, us, castling_slack as u8);
+    let entry = cache.entry(key, &targets[..count]);
+    let mut flat = [(0u16, 0u8); MAX_FLAT];
+    let mut starts = [0usize; 17];
+    let mut within = [[0u16; DFS_BUDGET as usize + 1]; 16];
+    let mut n = 0;
+    let mut overflow = false;
+    for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
+        starts[p] = n;
+        for &(m, c) in entry.options(role, from).iter() {
+            if c > budget || m & need == 0 {
+                continue;
+            }
+            if n == MAX_FLAT {
+                overflow = true;
+                break;
+            }
+            flat[n] = (m & need, c);
+            n += 1;
+            for w in within[p].iter_mut().skip(c as usize) {
+                *w |= m & need;
+            }
+        }
+    }
+    starts[pieces] = n;
+    let best = if budget <= DFS_BUDGET && !overflow {
+        min_cover(
+            &flat,
+            &starts[..=pieces],
+            &within[..pieces],
+            need,
+            0,
+            budget,
+        )
+    } else {
+        min_cover_dp(entry, movers, pieces, need, count, budget)
+    };
+    if best > budget {
+        cap + 1
+    } else {
+        (best as u32).saturating_sub(castling_slack)
+    }
+}
+
+/// Room for the options of all movers gathered for [`min_cover`].
+const MAX_FLAT: usize = 256;
+
+/// Budgets up to this are solved by [`min_cover`], larger ones by
+/// [`min_cover_dp`].
+const DFS_BUDGET: u8 = 3;
+
+/// The least total cost of options, at most one per piece (piece `p` owns
+/// `flat[starts[p]..starts[p + 1]]`, and `reach[p][b]` is the union of its
+/// options costing at most `b`; pieces in `used` are taken), covering
+/// `uncovered`, if it is at most `budget`; otherwise more than `budget`.
+/// Branches on the lowest uncovered target: some chosen option covers it.
+fn min_cover(
+    flat: &[(u16, u8)],
+    starts: &[usize],
+    reach: &[[u16; DFS_BUDGET as usize + 1]],
+    uncovered: u16,
+    used: u32,
+    budget: u8,
+) -> u8 {
+    if uncovered == 0 {
+        return 0;
+    }
+    // Every uncovered target needs some free piece able to cover it.
+    let mut avail = 0;
+    for (p, r) in reach.iter().enumerate() {
+        if used & (1 << p) == 0 {
+            avail |= r[budget as usize];
+        }
+    }
+    if uncovered & !avail != 0 {
+        return FAR;
+    }
+    let t = uncovered & uncovered.wrapping_neg();
+    let mut best = FAR;
+    for p in 0..starts.len() - 1 {
+        if used & (1 << p) != 0 {
+            continue;
+        }
+        for &(m, c) in &flat[starts[p]..starts[p + 1]] {
+            // Only options strictly cheaper than the best so far matter.
+            if m & t == 0 || c > budget || c >= best {
+                continue;
+            }
+            let limit = budget.min(best - 1) - c;
+            let rest = min_cover(flat, starts, reach, uncovered & !m, used | 1 << p, limit);
+            if rest <= limit {
+                best = c + rest;
+            }
+        }
+    }
+    best
+}
+
+/// [`min_cover`] for larger budgets: dynamic programming over the subsets
+/// of the needed targets, packed into the low bits.
+fn min_cover_dp(
+    entry: &mut CacheEntry,
+    movers: [(Square, Role); 16],
+    pieces: usize,
+    need: u16,
+    count: usize,
+    budget: u8,
+) -> u8 {
+    let mut need_bits = [0u16; 9];
+    let mut width = 0;
+    for (i, b) in need_bits.iter_mut().enumerate().take(count) {
+        if need & (1 << i) != 0 {
+            *b = 1 << i;
+            width += 1;
+        }
+    }
+    let packed = |m: u16| -> usize {
         let mut out = 0;
         let mut bit = 0;
-        for (i, &t) in targets[..count].iter().enumerate() {
-            if need & (1 << i) != 0 {
-                if set.contains(t) {
+        for &b in &need_bits[..count] {
+            if b != 0 {
+                if m & b != 0 {
                     out |= 1 << bit;
                 }
                 bit += 1;
@@ -249,89 +635,52 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
         }
         out
     };
-    let need_bb: Bitboard = targets[..count]
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| need & (1 << i) != 0)
-        .fold(Bitboard::EMPTY, |b, (_, &t)| b | t.bb());
-    let width = need.count_ones();
     let all = (1usize << width) - 1;
     let mut best = [u8::MAX; 512];
     best[0] = 0;
+    let mut next = [u8::MAX; 512];
     for &(from, role) in movers[..pieces].iter() {
-        let mut options: [(usize, u8); 64] = [(0, 0); 64];
-        let mut n_options = 0;
-        let mut add = |mask: usize, cost: u8| {
-            if mask == 0 || cost > budget {
-                return;
+        let mut opts = [(0u16, 0u8); 64];
+        let mut n = 0;
+        for &(m, c) in entry.options(role, from).iter() {
+            if c > budget || m & need == 0 {
+                continue;
             }
-            match options[..n_options].iter_mut().find(|o| o.0 == mask) {
-                Some(o) => o.1 = o.1.min(cost),
+            let p = packed(m) as u16;
+            match opts[..n].iter().position(|o| o.0 == p) {
+                Some(i) => opts[i].1 = opts[i].1.min(c),
+                None if n < opts.len() => {
+                    opts[n] = (p, c);
+                    n += 1;
+                }
                 None => {
-                    options[n_options] = (mask, cost);
-                    n_options += 1;
-                }
-            }
-        };
-        match role {
-            Role::Pawn => {
-                let mut squares = Bitboard::EMPTY;
-                for t in need_bb {
-                    squares |= attacks::pawn(them, t);
-                }
-                // Nothing of ours can end on the enemy king's square.
-                for sq in squares & !eksq.bb() {
-                    let cost = pawn_steps(us, from, sq);
-                    if cost > 0 {
-                        add(packed(attacks::pawn(us, sq)), cost);
-                    }
-                }
-                // A promoted piece may cover anything (a weaker but sound option).
-                add(all, promotion_steps(us, from));
-            }
-            _ => {
-                let mut squares = Bitboard::EMPTY;
-                for t in need_bb {
-                    squares |= attacks::piece(role, t, Bitboard::EMPTY);
-                }
-                if role == Role::King {
-                    // Our king cannot end next to the enemy king.
-                    squares &= !attacks::king(eksq);
-                }
-                let dist = &r.dist[slot(role)][from.index()];
-                for sq in squares & !eksq.bb() {
-                    let mut cost = dist[sq.index()];
-                    if role == Role::King {
-                        cost = cost.saturating_sub(castling_slack as u8);
-                    }
-                    if sq != from && cost > 0 {
-                        add(
-                            packed(attacks::piece(role, sq, Bitboard::EMPTY)),
-                            cost.max(1),
-                        );
-                    }
+                    // More distinct sets than room: fall back to covering
+                    // everything at the cheapest of the rest (still a bound).
+                    let o = &mut opts[n - 1];
+                    o.0 = all as u16;
+                    o.1 = o.1.min(c);
                 }
             }
         }
-        let mut next = best;
-        for (mask, &base) in best.iter().enumerate().take(all + 1) {
+        if n == 0 {
+            continue;
+        }
+        next[..=all].copy_from_slice(&best[..=all]);
+        for (mask, &base) in best[..=all].iter().enumerate() {
             if base == u8::MAX {
                 continue;
             }
-            for &(c, k) in &options[..n_options] {
+            for &(c, k) in &opts[..n] {
                 let cost = base.saturating_add(k);
-                let m = mask | c;
+                let m = mask | c as usize;
                 if cost <= budget && cost < next[m] {
                     next[m] = cost;
                 }
             }
         }
-        best = next;
+        best[..=all].copy_from_slice(&next[..=all]);
     }
-    match best[all] {
-        u8::MAX => cap + 1,
-        b => (b as u32).saturating_sub(castling_slack),
-    }
+    best[all]
 }
 
 #[cfg(test)]

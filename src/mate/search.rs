@@ -9,9 +9,9 @@
 
 use super::bounds;
 use super::tt::MateTable;
-use crate::chess::movegen::CheckInfo;
+use crate::chess::movegen::generate_checks;
 use crate::chess::status::is_mated;
-use crate::chess::{Move, Position, legal_moves};
+use crate::chess::{Move, MoveKind, MoveList, Position, Role, legal_moves};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -62,6 +62,10 @@ pub(crate) struct Searcher<'a> {
     /// Rotates the move order (so helper threads explore differently).
     salt: usize,
     aborted: bool,
+    /// Per ply: the children of the node being searched there.
+    children: Vec<Vec<(u32, i32, Move, Position)>>,
+    /// Piece options for the move budget bound.
+    bound_cache: bounds::BoundCache,
 }
 
 impl<'a> Searcher<'a> {
@@ -73,6 +77,8 @@ impl<'a> Searcher<'a> {
             all: None,
             salt,
             aborted: false,
+            children: Vec::new(),
+            bound_cache: bounds::BoundCache::default(),
         }
     }
 
@@ -99,26 +105,49 @@ impl<'a> Searcher<'a> {
             return Outcome::Aborted;
         }
         let left = pos.moves_left();
+        if left == 1 {
+            return self.last_move(pos);
+        }
         let moves = legal_moves(pos);
-        let checks = pos.check_allowed().then(|| CheckInfo::new(pos));
-        // The children that end the turn are tested at once; the others are
-        // kept with their lower bound, searched most promising first (fewest
-        // moves still needed, then nearest the enemy king).
-        let mut children: Vec<(u32, i32, Move, Position)> = Vec::new();
+        // The children that end the turn (Scottish checks) are tested at
+        // once; the others are kept with their lower bound, searched most
+        // promising first (fewest moves still needed, then nearest the enemy
+        // king). The buffers are kept per ply, so no allocation per node.
+        let ply = self.line.len();
+        if self.children.len() <= ply {
+            self.children.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.children[ply]);
+        children.clear();
         let mut found = false;
+        let mut outcome = None;
+        let last_two = (left == 2).then(|| bounds::LastTwo::new(pos));
         for &mv in moves.iter() {
-            let gives = checks.as_ref().is_some_and(|c| c.gives_check(pos, mv));
-            if !gives && left == 1 {
-                continue;
-            }
             let mut child = pos.clone();
             let effect = child.play(mv);
             self.unflushed += 1;
+            if let Some(f) = &last_two
+                && !effect.turn_ended
+            {
+                let role = child.piece_at(mv.to()).map_or(Role::Pawn, |p| p.role);
+                if !f.may_mate_after(
+                    pos,
+                    &mut self.bound_cache,
+                    (mv.from(), mv.to()),
+                    role,
+                    mv.kind() == MoveKind::Castle,
+                ) {
+                    continue;
+                }
+            }
             if effect.turn_ended {
                 if effect.check && is_mated(&child) {
                     self.line.push(mv);
                     match self.all.as_mut() {
-                        None => return Outcome::Mate,
+                        None => {
+                            outcome = Some(Outcome::Mate);
+                            break;
+                        }
                         Some(lines) => lines.push(self.line.clone()),
                     }
                     self.line.pop();
@@ -126,42 +155,85 @@ impl<'a> Searcher<'a> {
                 }
                 continue;
             }
-            if self.shared.tt.proved_none(child.key()) {
-                continue;
-            }
-            let need = bounds::lower_bound(&child, left - 1);
-            if need > left - 1 {
-                continue;
-            }
+            // Children with one move left are searched exactly at once by
+            // `last_move`, which is cheaper than a table probe or the bound.
+            let need = if left == 2 {
+                1
+            } else {
+                if self.shared.tt.proved_none(child.key()) {
+                    continue;
+                }
+                let need = bounds::lower_bound_with(&child, left - 1, &mut self.bound_cache);
+                if need > left - 1 {
+                    continue;
+                }
+                need
+            };
             children.push((need, closeness(pos, mv), mv, child));
         }
-        children.sort_by_key(|c| (c.0, c.1));
-        if self.salt != 0 && !children.is_empty() {
-            let k = self.salt % children.len();
-            children.rotate_left(k);
-        }
-        for (_, _, mv, child) in &children {
-            self.line.push(*mv);
-            match self.search(child) {
-                Outcome::Mate => {
-                    if self.all.is_none() {
-                        return Outcome::Mate;
-                    }
-                    found = true;
-                }
-                Outcome::Aborted => {
-                    self.line.pop();
-                    return Outcome::Aborted;
-                }
-                Outcome::NoMate => {}
+        if outcome.is_none() {
+            if left > 2 {
+                children.sort_by_key(|c| (c.0, c.1));
             }
-            self.line.pop();
+            if self.salt != 0 && !children.is_empty() {
+                let k = self.salt % children.len();
+                children.rotate_left(k);
+            }
+            for (_, _, mv, child) in &children {
+                self.line.push(*mv);
+                match self.search(child) {
+                    Outcome::Mate => {
+                        if self.all.is_none() {
+                            outcome = Some(Outcome::Mate);
+                            break;
+                        }
+                        found = true;
+                    }
+                    Outcome::Aborted => {
+                        self.line.pop();
+                        outcome = Some(Outcome::Aborted);
+                        break;
+                    }
+                    Outcome::NoMate => {}
+                }
+                self.line.pop();
+            }
+        }
+        self.children[ply] = children;
+        if let Some(o) = outcome {
+            return o;
         }
         if found {
             return Outcome::Mate;
         }
         self.shared.tt.store_none(pos.key());
         Outcome::NoMate
+    }
+
+    /// The last move of the turn: only a checking move can mate.
+    fn last_move(&mut self, pos: &Position) -> Outcome {
+        let mut checks = MoveList::new();
+        generate_checks(pos, &mut checks);
+        let mut found = false;
+        for &mv in checks.iter() {
+            let mut child = pos.clone();
+            child.play(mv);
+            self.unflushed += 1;
+            if is_mated(&child) {
+                self.line.push(mv);
+                match self.all.as_mut() {
+                    None => return Outcome::Mate,
+                    Some(lines) => lines.push(self.line.clone()),
+                }
+                self.line.pop();
+                found = true;
+            }
+        }
+        if found {
+            Outcome::Mate
+        } else {
+            Outcome::NoMate
+        }
     }
 
     /// Searches `pos` from scratch: table probe and bound first.

@@ -4,27 +4,14 @@
 use super::command::Go;
 use super::game::JobContext;
 use crate::chess::status::is_mated;
-use crate::chess::{Color, Move, Position, Rules, fen, legal_moves, perft};
+use crate::chess::{Color, Move, Position, Rules, legal_moves, perft};
 use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
-use crate::search::{Clock, Limits, Score, SearchInfo, Searcher};
+use crate::search::{Clock, Limits, Score, SearchInfo, Searcher, bench};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Moves `go mate` may try when the GUI gives no `nodes` or `movetime`.
 const DEFAULT_MATE_NODES: u64 = 10_000_000;
-
-/// Nominal depth of `bench`.
-pub const BENCH_DEPTH: u32 = 5;
-
-/// The positions of `bench` (Italian or Scottish rules, as the game's).
-const BENCH_FENS: [&str; 6] = [
-    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-    "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 2",
-    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 3 1",
-    "8/5k2/2p5/3p4/3P4/2P5/5K2/8 w - - 0 8",
-    "4k3/pp3ppp/8/8/8/8/PP3PPP/R3K3 w - - 0 6",
-    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 2",
-];
 
 /// The moves joined for `bestmove`, or `(none)`.
 fn bestmove_line(turn: &[Move]) -> String {
@@ -182,51 +169,26 @@ pub fn perft(pos: &Position, turns: u32, ctx: &JobContext) {
     ctx.last_line(&format!("Nodes searched: {total}"));
 }
 
-/// `bench`: fixed positions, fixed depth, a fresh table each; prints the
+/// `bench`: the fixed search benchmark; prints each position's result, the
 /// node signature and the speed.
 pub fn bench(rules: Rules, depth: Option<u32>, ctx: &JobContext) {
-    let depth = depth.unwrap_or(BENCH_DEPTH);
-    let mut nodes = 0;
-    let start = Instant::now();
-    for (i, text) in BENCH_FENS.iter().enumerate() {
-        if ctx.stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let Ok(pos) = fen::parse(text, rules) else {
-            log::error!("bench position {text} does not parse");
-            continue;
-        };
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let result = Searcher::new(16).search(&pos, &limits, &ctx.stop, |_| {});
-        nodes += result.nodes;
+    let depth = depth.unwrap_or(bench::BENCH_DEPTH);
+    let count = bench::BENCH_FENS.len();
+    let report = bench::run(rules, depth, &ctx.stop, |i, result| {
         ctx.out.line(&format!(
-            "info string bench position {}/{} nodes {} {}",
+            "info string bench position {}/{count} nodes {} {}",
             i + 1,
-            BENCH_FENS.len(),
             result.nodes,
             bestmove_line(&result.turn)
         ));
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-3);
-    ctx.out.line(&format!("Nodes searched: {nodes}"));
-    ctx.last_line(&format!("Nodes/second: {}", (nodes as f64 / secs) as u64));
+    });
+    ctx.out.line(&format!("Nodes searched: {}", report.nodes));
+    ctx.last_line(&format!("Nodes/second: {}", report.nps()));
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn bench_positions_parse_under_both_rule_sets() {
-        for rules in [Rules::Italian, Rules::Scottish] {
-            for text in BENCH_FENS {
-                assert!(fen::parse(text, rules).is_ok(), "{text}");
-            }
-        }
-    }
 
     #[test]
     fn perft_children_sum_to_perft() {

@@ -8,6 +8,7 @@
 //!
 //! [`MoveEffect::turn_ended`]: crate::chess::MoveEffect
 
+pub mod bench;
 pub mod eval;
 pub mod mate;
 mod ordering;

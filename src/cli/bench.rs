@@ -1,0 +1,109 @@
+//! `crescendo bench`: the engine's own speed figures in one run.
+//!
+//! - the search benchmark of the protocol's `bench` (node signature and
+//!   nodes per second);
+//! - ordinary-chess perft from the start position (leaf nodes per second);
+//! - progressive perft, two turns from the start;
+//! - the mate finder on the 60 Janko-Guid positions (solved, seconds).
+//!
+//! Ratios against reference implementations need crates the engine does not
+//! ship; `cargo bench` measures those (bench/perft.rs, bench/mate.rs).
+
+use super::{CliResult, parse_rules};
+use crate::chess::{Rules, START_FEN, fen, perft};
+use crate::mate::{self, MateLimits, MateTable, Verdict};
+use crate::search::bench;
+use clap::Args;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// The Janko-Guid set, built into the binary so `bench` runs anywhere.
+const JANKO_GUID: &str = include_str!("../../bench/data/janko-guid-60.csv");
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Search depth of the search benchmark.
+    #[arg(long, default_value_t = bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// Rule set of the search benchmark: italian or scottish.
+    #[arg(long, default_value = "italian", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Time limit per mate position, in milliseconds.
+    #[arg(long, default_value_t = 2000)]
+    pub mate_movetime: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &BenchArgs) -> CliResult {
+    let stop = AtomicBool::new(false);
+    let search = bench::run(args.rules, args.depth, &stop, |_, _| {});
+
+    let chess = fen::parse(START_FEN, Rules::Chess).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let perft_nodes = perft::chess_perft(&chess, 5);
+    let perft_secs = started.elapsed().as_secs_f64().max(1e-6);
+
+    let start = fen::parse(START_FEN, Rules::Italian).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let sequences = perft::perft(&start, 2).sequences;
+    let progressive_secs = started.elapsed().as_secs_f64();
+
+    let (solved, total, mate_secs) = mate_bench(Duration::from_millis(args.mate_movetime))?;
+
+    if args.json {
+        let v = serde_json::json!({
+            "nodes": search.nodes,
+            "nps": search.nps(),
+            "search_seconds": search.elapsed.as_secs_f64(),
+            "perft_nodes": perft_nodes,
+            "perft_nps": (perft_nodes as f64 / perft_secs) as u64,
+            "progressive_perft_sequences": sequences,
+            "progressive_perft_seconds": progressive_secs,
+            "mate_solved": solved,
+            "mate_positions": total,
+            "mate_seconds": mate_secs,
+        });
+        println!("{v}");
+    } else {
+        println!("Nodes searched: {}", search.nodes);
+        println!("Nodes/second: {}", search.nps());
+        println!(
+            "Chess perft 5 nodes/second: {:.0}",
+            perft_nodes as f64 / perft_secs
+        );
+        println!("Progressive perft 2: {sequences} sequences in {progressive_secs:.3} s");
+        println!("Janko-Guid mates: {solved}/{total} in {mate_secs:.3} s");
+    }
+    Ok(())
+}
+
+/// Solves the built-in Janko-Guid set: (solved, positions, seconds).
+fn mate_bench(movetime: Duration) -> Result<(usize, usize, f64), String> {
+    let tt = MateTable::new(64);
+    let limits = MateLimits {
+        movetime: Some(movetime),
+        ..MateLimits::default()
+    };
+    let started = Instant::now();
+    let (mut solved, mut total) = (0, 0);
+    for line in JANKO_GUID.lines().skip(1).filter(|l| !l.trim().is_empty()) {
+        let Some((_, text)) = line.split_once(',') else {
+            return Err(format!("bad line in the Janko-Guid data: {line}"));
+        };
+        total += 1;
+        // One position of the set has 17 black pieces; the FEN parser takes it.
+        let Ok(pos) = fen::parse(text, Rules::Italian) else {
+            continue;
+        };
+        tt.clear();
+        if matches!(
+            mate::find_mate(&pos, &limits, &tt).verdict,
+            Verdict::Mate(_)
+        ) {
+            solved += 1;
+        }
+    }
+    Ok((solved, total, started.elapsed().as_secs_f64()))
+}
