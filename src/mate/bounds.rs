@@ -120,6 +120,19 @@ fn promotion_steps(us: Color, from: Square) -> u8 {
     (7 - rank - i32::from(rank == 1)) as u8
 }
 
+/// Moves of our pawn on `from` up to and including its promotion on `to`
+/// (a file change costs a capture).
+fn promotion_steps_to(us: Color, from: Square, to: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    let ranks = 7 - rank;
+    let files = (to.file() as i32 - from.file() as i32).abs();
+    if files > ranks || to.relative_rank(us) != 7 {
+        return FAR;
+    }
+    let double = i32::from(rank == 1 && ranks - files >= 2);
+    (ranks - double) as u8
+}
+
 /// Fewest moves of our pawn on `from` before it attacks `target`, as a pawn
 /// or after promoting (a lower bound).
 #[inline]
@@ -433,7 +446,6 @@ impl CacheEntry {
         let (eksq, _, us, slack) = self.key;
         let them = us.other();
         let r = reach();
-        let full: u16 = (1 << self.count) - 1;
         let mut raw: Options = Vec::new();
         let mut add = |mask: u16, cost: u8| {
             if mask == 0 || cost >= FAR {
@@ -458,8 +470,27 @@ impl CacheEntry {
                         add(self.mask_of(attacks::pawn(us, sq)), cost);
                     }
                 }
-                // A promoted piece may cover anything (a weaker but sound option).
-                add(full, promotion_steps(us, from));
+                // After promoting on `q`, the new piece (a queen covers all a
+                // rook or bishop would, at no more moves) goes on from there.
+                for q in Bitboard::rank(if us == Color::White { 7 } else { 0 }) {
+                    let promo = promotion_steps_to(us, from, q);
+                    if promo >= FAR {
+                        continue;
+                    }
+                    for role in [Role::Queen, Role::Knight] {
+                        let dist = &r.dist[slot(role)][q.index()];
+                        let mut squares = Bitboard::EMPTY;
+                        for &t in targets {
+                            squares |= attacks::piece(role, t, Bitboard::EMPTY);
+                        }
+                        for sq in squares & !eksq.bb() {
+                            add(
+                                self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
+                                promo.saturating_add(dist[sq.index()]),
+                            );
+                        }
+                    }
+                }
             }
             _ => {
                 let mut squares = Bitboard::EMPTY;
