@@ -871,6 +871,19 @@ mod tests {
     }
 
     #[test]
+    fn promotion_then_the_new_piece_counts_its_own_moves() {
+        // e8=Q mates at once (the queen covers f7 and f8, the king g7 and h7).
+        let p = pos("6k1/4P3/6K1/8/8/8/8/8 w - - 0 1");
+        assert_eq!(lower_bound(&p, 3), 1);
+        // Straight with the double step, one capture, out of reach.
+        let (e2, e7) = (Square::new(4, 1), Square::new(4, 6));
+        assert_eq!(promotion_steps_to(Color::White, e2, Square::new(4, 7)), 5);
+        assert_eq!(promotion_steps_to(Color::White, e7, Square::new(3, 7)), 1);
+        assert_eq!(promotion_steps_to(Color::White, e7, Square::new(2, 7)), FAR);
+        assert_eq!(promotion_steps_to(Color::Black, e2, Square::new(4, 0)), 1);
+    }
+
+    #[test]
     fn italian_discovery_excuses_flights() {
         // The black king on e5 stands between its rook on e8 and the e-file
         // below: if our king stands on e1, a king step off the file would
