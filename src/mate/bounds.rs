@@ -34,6 +34,8 @@ struct Reach {
     table: [[[u8; 64]; 64]; 5],
     /// The fewest moves from `from` to stand on a square, same layout.
     dist: [[[u8; 64]; 64]; 5],
+    /// [`pawn_reach_uncached`] per colour, `from` and `target`.
+    pawn: [[[u8; 64]; 64]; 2],
 }
 
 fn slot(role: Role) -> usize {
@@ -46,7 +48,16 @@ fn reach() -> &'static Reach {
         let mut r = Box::new(Reach {
             table: [[[FAR; 64]; 64]; 5],
             dist: [[[FAR; 64]; 64]; 5],
+            pawn: [[[FAR; 64]; 64]; 2],
         });
+        for us in [Color::White, Color::Black] {
+            for from in Square::all() {
+                for target in Square::all() {
+                    r.pawn[us.index()][from.index()][target.index()] =
+                        pawn_reach_uncached(us, from, target);
+                }
+            }
+        }
         for role in [
             Role::Knight,
             Role::Bishop,
@@ -109,9 +120,28 @@ fn promotion_steps(us: Color, from: Square) -> u8 {
     (7 - rank - i32::from(rank == 1)) as u8
 }
 
+/// Moves of our pawn on `from` up to and including its promotion on `to`
+/// (a file change costs a capture).
+fn promotion_steps_to(us: Color, from: Square, to: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    let ranks = 7 - rank;
+    let files = (to.file() as i32 - from.file() as i32).abs();
+    if files > ranks || to.relative_rank(us) != 7 {
+        return FAR;
+    }
+    let double = i32::from(rank == 1 && ranks - files >= 2);
+    (ranks - double) as u8
+}
+
 /// Fewest moves of our pawn on `from` before it attacks `target`, as a pawn
 /// or after promoting (a lower bound).
+#[inline]
 fn pawn_reach(us: Color, from: Square, target: Square) -> u8 {
+    reach().pawn[us.index()][from.index()][target.index()]
+}
+
+/// [`pawn_reach`] computed from the rules of pawn moves.
+fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
     let direct = attacks::pawn(us.other(), target)
         .map(|s| pawn_steps(us, from, s))
         .min()
@@ -260,7 +290,9 @@ impl LastTwo {
             return true;
         }
         let full: u16 = (1 << self.count) - 1;
-        let (moved_now, moved_within) = self.cover(role, to);
+        let entry = cache.entry(self.key, &self.targets[..self.count]);
+        let l = entry.levels(role, to);
+        let (moved_now, moved_within) = (l[0], l[1]);
         let mut free = moved_now;
         for sq in self.ours & !from.bb() {
             free |= self.now[sq.index()];
@@ -276,7 +308,6 @@ impl LastTwo {
                 .iter()
                 .any(|&(m, c)| c <= 1 && m & need == need)
         };
-        let entry = cache.entry(self.key, &self.targets[..self.count]);
         if moved_within & need == need && single(entry, role, to) {
             return true;
         }
@@ -315,7 +346,16 @@ struct CacheEntry {
     count: usize,
     /// Per role and square: the options, computed on first use.
     slots: Vec<Option<Options>>,
+    /// Per role and square: `levels[k]` is the set of targets the piece
+    /// attacks after at most `k` moves (on the empty board), computed on
+    /// first use (see [`CacheEntry::levels`]).
+    levels: Vec<Option<Levels>>,
 }
+
+/// Distances of 15 or more count as 15 (none that large is finite here;
+/// counting one as smaller is still sound).
+const LEVELS: usize = 16;
+type Levels = [u16; LEVELS];
 
 impl BoundCache {
     /// Entries kept before the cache starts over.
@@ -335,6 +375,7 @@ impl BoundCache {
             targets: t,
             count: targets.len(),
             slots: vec![None; 6 * 64],
+            levels: vec![None; 6 * 64],
         });
         let last = self.entries.len() - 1;
         &mut self.entries[last]
@@ -353,6 +394,42 @@ impl CacheEntry {
         m
     }
 
+    /// The targets our `role` on `from` covers within each number of moves.
+    #[inline]
+    fn levels(&mut self, role: Role, from: Square) -> &Levels {
+        let slot = role.index() * 64 + from.index();
+        if self.levels[slot].is_none() {
+            let l = self.compute_levels(role, from);
+            self.levels[slot] = Some(l);
+        }
+        self.levels[slot].as_ref().expect("just filled")
+    }
+
+    fn compute_levels(&self, role: Role, from: Square) -> Levels {
+        let (_, _, us, slack) = self.key;
+        let r = reach();
+        let mut levels = [0u16; LEVELS];
+        for (i, &t) in self.targets[..self.count].iter().enumerate() {
+            let d = match role {
+                Role::Pawn => pawn_reach(us, from, t),
+                // Our king never gives check.
+                Role::King if i == 0 => FAR,
+                // Castling moves the king two squares with one move.
+                Role::King => {
+                    r.table[slot(Role::King)][from.index()][t.index()].saturating_sub(slack)
+                }
+                role => r.table[slot(role)][from.index()][t.index()],
+            };
+            if d >= FAR {
+                continue;
+            }
+            for l in levels[(d as usize).min(LEVELS - 1)..].iter_mut() {
+                *l |= 1 << i;
+            }
+        }
+        levels
+    }
+
     fn options(&mut self, role: Role, from: Square) -> &Options {
         let slot = role.index() * 64 + from.index();
         if self.slots[slot].is_none() {
@@ -369,7 +446,6 @@ impl CacheEntry {
         let (eksq, _, us, slack) = self.key;
         let them = us.other();
         let r = reach();
-        let full: u16 = (1 << self.count) - 1;
         let mut raw: Options = Vec::new();
         let mut add = |mask: u16, cost: u8| {
             if mask == 0 || cost >= FAR {
@@ -394,8 +470,27 @@ impl CacheEntry {
                         add(self.mask_of(attacks::pawn(us, sq)), cost);
                     }
                 }
-                // A promoted piece may cover anything (a weaker but sound option).
-                add(full, promotion_steps(us, from));
+                // After promoting on `q`, the new piece (a queen covers all a
+                // rook or bishop would, at no more moves) goes on from there.
+                for q in Bitboard::rank(if us == Color::White { 7 } else { 0 }) {
+                    let promo = promotion_steps_to(us, from, q);
+                    if promo >= FAR {
+                        continue;
+                    }
+                    for role in [Role::Queen, Role::Knight] {
+                        let dist = &r.dist[slot(role)][q.index()];
+                        let mut squares = Bitboard::EMPTY;
+                        for &t in targets {
+                            squares |= attacks::piece(role, t, Bitboard::EMPTY);
+                        }
+                        for sq in squares & !eksq.bb() {
+                            add(
+                                self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
+                                promo.saturating_add(dist[sq.index()]),
+                            );
+                        }
+                    }
+                }
             }
             _ => {
                 let mut squares = Bitboard::EMPTY;
@@ -429,6 +524,8 @@ impl CacheEntry {
                 kept.push((m, c));
             }
         }
+        // Cheapest first (the bound stops at the first over its budget).
+        kept.sort_by_key(|o| o.1);
         kept
     }
 }
@@ -454,12 +551,16 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
         count += 1;
     }
     let full: u16 = (1 << count) - 1;
-    let r = reach();
 
-    // For each piece: the set it covers at each cost 0..=cap (monotone).
+    // For each piece: the targets it covers now and within the budget.
     let castling_slack =
         u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
+    let key = (eksq, flights.0 | eksq.bb().0, us, castling_slack as u8);
+    let entry = cache.entry(key, &targets[..count]);
+    let level = (cap as usize).min(LEVELS - 1);
     let mut movers = [(Square(0), Role::Pawn); 16];
+    // Per mover: the targets it covers within 1, 2 and 3 moves.
+    let mut small = [[0u16; 4]; 16];
     let mut pieces = 0;
     let mut free: u16 = 0;
     let mut reachable: u16 = 0;
@@ -467,28 +568,14 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
         let Some(piece) = pos.piece_at(from) else {
             continue;
         };
-        let mut now = 0u16;
-        let mut later = 0u16;
-        for (i, &t) in targets[..count].iter().enumerate() {
-            let d = match piece.role {
-                Role::Pawn => pawn_reach(us, from, t),
-                // Our king never gives check.
-                Role::King if i == 0 => FAR,
-                // Castling moves the king two squares with one move.
-                Role::King => r.table[slot(Role::King)][from.index()][t.index()]
-                    .saturating_sub(castling_slack as u8),
-                role => r.table[slot(role)][from.index()][t.index()],
-            };
-            if d == 0 {
-                now |= 1 << i;
-            } else if u32::from(d) <= cap {
-                later |= 1 << i;
-            }
-        }
+        let l = entry.levels(piece.role, from);
+        let now = l[0];
+        let later = l[level] & !now;
         free |= now;
         reachable |= now | later;
-        if later & !now != 0 {
+        if later != 0 {
             movers[pieces] = (from, piece.role);
+            small[pieces] = [0, l[1], l[2], l[3]];
             pieces += 1;
         }
     }
@@ -502,44 +589,59 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
     // Castling moves king and rook with one move, so the per-piece counts may
     // exceed the moves made by one.
     let budget = (cap + castling_slack).min(FAR as u32 - 1) as u8;
+    // A quick necessary condition first: the same cover problem with each
+    // piece covering everything it reaches within its moves (a superset of
+    // what it covers from any one end square).
+    if budget <= 3 && !levels_cover(&small[..pieces], need, 0, budget) {
+        return cap + 1;
+    }
     // Each piece ends on one square and covers what it attacks from there
     // (on an empty board): its options are (targets covered, moves to get
     // there). The answer is the minimum total cost over one option per
     // piece covering every target still needed.
-    let key = (eksq, flights.0 | eksq.bb().0, us, castling_slack as u8);
-    let entry = cache.entry(key, &targets[..count]);
-    let mut flat = [(0u16, 0u8); MAX_FLAT];
-    let mut starts = [0usize; 17];
-    let mut within = [[0u16; DFS_BUDGET as usize + 1]; 16];
-    let mut n = 0;
-    let mut overflow = false;
-    for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
-        starts[p] = n;
-        for &(m, c) in entry.options(role, from).iter() {
-            if c > budget || m & need == 0 {
-                continue;
+    let best = if budget <= DFS_BUDGET {
+        // (No padding in the pairs: the array is cleared by one memset.)
+        let mut flat = [(0u16, 0u16); MAX_FLAT];
+        let mut starts = [0usize; 17];
+        let mut within = [[0u16; DFS_BUDGET as usize + 1]; 16];
+        let mut n = 0;
+        let mut overflow = false;
+        'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
+            starts[p] = n;
+            let w = &mut within[p];
+            // The options are sorted by cost.
+            for &(m, c) in entry.options(role, from).iter() {
+                if c > budget {
+                    break;
+                }
+                if m & need == 0 {
+                    continue;
+                }
+                if n == MAX_FLAT {
+                    overflow = true;
+                    break 'pieces;
+                }
+                flat[n] = (m & need, u16::from(c));
+                n += 1;
+                w[c as usize] |= m & need;
             }
-            if n == MAX_FLAT {
-                overflow = true;
-                break;
-            }
-            flat[n] = (m & need, c);
-            n += 1;
-            for w in within[p].iter_mut().skip(c as usize) {
-                *w |= m & need;
+            for b in 1..w.len() {
+                w[b] |= w[b - 1];
             }
         }
-    }
-    starts[pieces] = n;
-    let best = if budget <= DFS_BUDGET && !overflow {
-        min_cover(
-            &flat,
-            &starts[..=pieces],
-            &within[..pieces],
-            need,
-            0,
-            budget,
-        )
+        starts[pieces] = n;
+        if overflow {
+            min_cover_dp(entry, movers, pieces, need, count, budget)
+        } else {
+            min_cover(
+                &flat[..n],
+                &starts[..=pieces],
+                &within[..pieces],
+                need,
+                0,
+                budget,
+            )
+        }
     } else {
         min_cover_dp(entry, movers, pieces, need, count, budget)
     };
@@ -548,6 +650,33 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
     } else {
         (best as u32).saturating_sub(castling_slack)
     }
+}
+
+/// Can pieces not in `used`, piece `p` spending `c` moves to cover
+/// `small[p][c]`, cover `uncovered` with at most `budget` moves in all?
+/// (Every needed target costs a mover at least one move.)
+fn levels_cover(small: &[[u16; 4]], uncovered: u16, used: u32, budget: u8) -> bool {
+    if uncovered == 0 {
+        return true;
+    }
+    if budget == 0 {
+        return false;
+    }
+    let t = uncovered & uncovered.wrapping_neg();
+    small.iter().enumerate().any(|(p, l)| {
+        used & (1 << p) == 0
+            && (1..=budget as usize).any(|c| {
+                l[c] & t != 0
+                    && (c == budget as usize && l[c] & uncovered == uncovered
+                        || c < budget as usize
+                            && levels_cover(
+                                small,
+                                uncovered & !l[c],
+                                used | 1 << p,
+                                budget - c as u8,
+                            ))
+            })
+    })
 }
 
 /// Room for the options of all movers gathered for [`min_cover`].
@@ -563,7 +692,7 @@ const DFS_BUDGET: u8 = 3;
 /// `uncovered`, if it is at most `budget`; otherwise more than `budget`.
 /// Branches on the lowest uncovered target: some chosen option covers it.
 fn min_cover(
-    flat: &[(u16, u8)],
+    flat: &[(u16, u16)],
     starts: &[usize],
     reach: &[[u16; DFS_BUDGET as usize + 1]],
     uncovered: u16,
@@ -590,6 +719,7 @@ fn min_cover(
             continue;
         }
         for &(m, c) in &flat[starts[p]..starts[p + 1]] {
+            let c = c as u8;
             // Only options strictly cheaper than the best so far matter.
             if m & t == 0 || c > budget || c >= best {
                 continue;
@@ -738,6 +868,19 @@ mod tests {
         // king free on h8's flights only the knight and king are there.
         let p = pos("7k/8/8/8/8/8/8/N3K3 w - - 0 2");
         assert!(!may_mate(&p, 2));
+    }
+
+    #[test]
+    fn promotion_then_the_new_piece_counts_its_own_moves() {
+        // e8=Q mates at once (the queen covers f7 and f8, the king g7 and h7).
+        let p = pos("6k1/4P3/6K1/8/8/8/8/8 w - - 0 1");
+        assert_eq!(lower_bound(&p, 3), 1);
+        // Straight with the double step, one capture, out of reach.
+        let (e2, e7) = (Square::new(4, 1), Square::new(4, 6));
+        assert_eq!(promotion_steps_to(Color::White, e2, Square::new(4, 7)), 5);
+        assert_eq!(promotion_steps_to(Color::White, e7, Square::new(3, 7)), 1);
+        assert_eq!(promotion_steps_to(Color::White, e7, Square::new(2, 7)), FAR);
+        assert_eq!(promotion_steps_to(Color::Black, e2, Square::new(4, 0)), 1);
     }
 
     #[test]

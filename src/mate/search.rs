@@ -9,7 +9,7 @@
 
 use super::bounds;
 use super::tt::MateTable;
-use crate::chess::movegen::generate_checks;
+use crate::chess::movegen::{CheckInfo, generate_checks};
 use crate::chess::status::is_mated;
 use crate::chess::{Move, MoveKind, MoveList, Position, Role, legal_moves};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -122,14 +122,22 @@ impl<'a> Searcher<'a> {
         let mut found = false;
         let mut outcome = None;
         let last_two = (left == 2).then(|| bounds::LastTwo::new(pos));
+        // Under the Scottish rules a checking move ends the turn and is
+        // tested at once, so the filter does not apply to it.
+        let scottish_checks =
+            (left == 2 && pos.rules().check_ends_turn()).then(|| CheckInfo::new(pos));
         for &mv in moves.iter() {
-            let mut child = pos.clone();
-            let effect = child.play(mv);
-            self.unflushed += 1;
+            // The filter needs only the move, so it runs before the move is
+            // played (and most moves are cut here).
             if let Some(f) = &last_two
-                && !effect.turn_ended
+                && !scottish_checks
+                    .as_ref()
+                    .is_some_and(|c| c.gives_check(pos, mv))
             {
-                let role = child.piece_at(mv.to()).map_or(Role::Pawn, |p| p.role);
+                let role = match mv.kind() {
+                    MoveKind::Promotion(role) => role,
+                    _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
+                };
                 if !f.may_mate_after(
                     pos,
                     &mut self.bound_cache,
@@ -137,9 +145,13 @@ impl<'a> Searcher<'a> {
                     role,
                     mv.kind() == MoveKind::Castle,
                 ) {
+                    self.unflushed += 1;
                     continue;
                 }
             }
+            let mut child = pos.clone();
+            let effect = child.play(mv);
+            self.unflushed += 1;
             if effect.turn_ended {
                 if effect.check && is_mated(&child) {
                     self.line.push(mv);
