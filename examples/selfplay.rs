@@ -66,7 +66,8 @@ struct Tally {
     calls: [u64; 2],
 }
 
-/// Plays one game; `white` is 0 (A) or 1 (B). Returns the winner 0/1 or None.
+/// Plays one game from `start` (a random opening in which the side to move
+/// has no mate in its turn); `white` is 0 (A) or 1 (B). Returns the winner 0/1 or None.
 fn game(
     players: &[Player; 2],
     searchers: &mut [Searcher; 2],
@@ -159,7 +160,10 @@ fn random_opening(rules: Rules, turns: u32, rng: &mut Rng) -> Position {
             for mv in turn {
                 pos.play(mv);
             }
-            if bounded_status(&pos).is_over() || pos.moves_made() != 0 {
+            if bounded_status(&pos).is_over()
+                || pos.moves_made() != 0
+                || crescendo::mate::mates_this_turn(&pos)
+            {
                 ok = false;
                 break;
             }
