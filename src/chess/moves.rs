@@ -79,6 +79,12 @@ impl Move {
         self.0
     }
 
+    /// The move whose [`Move::bits`] are `bits` (for reading tables back).
+    #[inline]
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
+
     #[inline]
     pub const fn is_null(self) -> bool {
         self.0 == 0

@@ -7,6 +7,7 @@ use crate::chess::{Move, Position, Rules, fen, notation};
 use crate::search::{Limits, Score, Searcher};
 use clap::Args;
 use serde::Serialize;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -186,7 +187,7 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash.max(1));
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let mut errors = 0;
     for item in &batch {
         let pos = match fen::parse(&item.fen, args.rules) {
@@ -213,7 +214,7 @@ fn analyse(
     pos: &Position,
     item: &Item,
     limits: &Limits,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
 ) -> Record {
     let started = Instant::now();
     let status = status_with(pos, crate::mate::mates_this_turn);

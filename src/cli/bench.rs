@@ -14,6 +14,7 @@ use crate::chess::{Rules, START_FEN, fen, perft};
 use crate::mate::{self, MateLimits, MateTable, Verdict};
 use crate::search::bench;
 use clap::Args;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -37,7 +38,7 @@ pub struct BenchArgs {
 }
 
 pub fn run(args: &BenchArgs) -> CliResult {
-    let stop = AtomicBool::new(false);
+    let stop = Arc::new(AtomicBool::new(false));
     let search = bench::run(args.rules, args.depth, &stop, |_, _| {});
 
     let chess = fen::parse(START_FEN, Rules::Chess).map_err(|e| e.to_string())?;

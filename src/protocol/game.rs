@@ -74,6 +74,9 @@ pub struct JobContext {
     pub threads: usize,
     pub multipv: usize,
     pub move_overhead_ms: u64,
+    /// Baseline and skill (from `Baseline`, `Skill Level`, `Level`,
+    /// `UCI_LimitStrength`, `UCI_Elo`).
+    pub style: crate::search::levels::Style,
 }
 
 impl JobContext {

@@ -5,7 +5,8 @@ use super::command::Go;
 use super::game::JobContext;
 use crate::chess::status::is_mated;
 use crate::chess::{Color, Move, Position, Rules, legal_moves, perft};
-use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
+use crate::search::levels;
+use crate::search::mate::{MateBudget, MateFound, mate_with_threads};
 use crate::search::{Clock, Limits, Score, SearchInfo, Searcher, bench};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -37,9 +38,10 @@ fn score_text(score: Score) -> String {
 /// An `info` line for a finished iteration.
 pub fn info_line(info: &SearchInfo) -> String {
     let mut line = format!(
-        "info depth {} seldepth {} multipv 1 score {} nodes {} nps {} time {} hashfull {}",
+        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {}",
         info.depth,
         info.seldepth,
+        info.multipv,
         score_text(info.score),
         info.nodes,
         info.nps(),
@@ -70,16 +72,16 @@ pub fn limits(go: &Go, side: Color, move_overhead_ms: u64) -> Limits {
         }),
         infinite: go.infinite,
         move_overhead: Duration::from_millis(move_overhead_ms),
+        ..Limits::default()
     }
 }
 
 /// `go` (a search): info lines, then one `bestmove`.
 pub fn search(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
-    if ctx.threads > 1 || ctx.multipv > 1 {
-        log::debug!("Threads and MultiPV above 1 are not used yet by the search");
-    }
-    let limits = limits(go, pos.side_to_move(), ctx.move_overhead_ms);
-    let result = searcher.search(pos, &limits, &ctx.stop, |info| {
+    let mut limits = limits(go, pos.side_to_move(), ctx.move_overhead_ms);
+    limits.threads = ctx.threads;
+    limits.multipv = ctx.multipv;
+    let result = levels::play(searcher, pos, &limits, ctx.style, &ctx.stop, |info| {
         ctx.out.line(&info_line(info));
     });
     if go.infinite {
@@ -96,7 +98,7 @@ pub fn wait_for_stop(ctx: &JobContext) {
 }
 
 /// `go mate`: a mate in this turn, or why there is none.
-pub fn mate(pos: &Position, go: &Go, ctx: &JobContext) {
+pub fn mate(searcher: &Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
     let start = Instant::now();
     let unbounded = go.infinite;
     let budget = MateBudget {
@@ -107,7 +109,13 @@ pub fn mate(pos: &Position, go: &Go, ctx: &JobContext) {
         },
         deadline: go.movetime.map(|t| start + t),
     };
-    let outcome = mate_in_this_turn(pos, budget, &ctx.stop);
+    let outcome = mate_with_threads(
+        pos,
+        budget,
+        Some(&ctx.stop),
+        searcher.mate_table(),
+        ctx.threads,
+    );
     let elapsed = start.elapsed();
     let nps = (outcome.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
     let turn = match outcome.found {

@@ -3,6 +3,7 @@
 use super::command::shorten;
 use super::game::Variant;
 use crate::linear;
+use crate::search::levels::{self, Baseline, LEVELS, MAX_ELO, MAX_SKILL, MIN_ELO, Style};
 
 /// The current option values.
 #[derive(Clone, Debug)]
@@ -19,6 +20,12 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// Empty: no log file.
     pub debug_log_file: String,
+    pub skill_level: u32,
+    /// The named level (an index into [`LEVELS`]).
+    pub level: usize,
+    pub limit_strength: bool,
+    pub elo: u32,
+    pub baseline: Baseline,
 }
 
 /// What a successful `setoption` changed, for the engine to act on.
@@ -61,6 +68,18 @@ const MULTIPV: Spin = Spin {
     min: 1,
     max: 256,
 };
+const SKILL_LEVEL: Spin = Spin {
+    name: "Skill Level",
+    default: MAX_SKILL as i64,
+    min: 0,
+    max: MAX_SKILL as i64,
+};
+const UCI_ELO: Spin = Spin {
+    name: "UCI_Elo",
+    default: MAX_ELO as i64,
+    min: MIN_ELO as i64,
+    max: MAX_ELO as i64,
+};
 const MOVE_OVERHEAD: Spin = Spin {
     name: "Move Overhead",
     default: 10,
@@ -78,11 +97,33 @@ impl Default for Options {
             move_overhead_ms: MOVE_OVERHEAD.default as u64,
             debug_log_file: String::new(),
             lp: linear::Options::default(),
+            skill_level: MAX_SKILL,
+            level: LEVELS.len() - 1,
+            limit_strength: false,
+            elo: MAX_ELO,
+            baseline: Baseline::None,
         }
     }
 }
 
 impl Options {
+    /// How the engine plays: `UCI_LimitStrength` with `UCI_Elo` first, then
+    /// a named `Level` other than `Full`, then `Skill Level`.
+    pub fn style(&self) -> Style {
+        let skill = if self.limit_strength {
+            levels::skill_from_elo(self.elo)
+        } else if self.level + 1 < LEVELS.len() {
+            LEVELS[self.level].1
+        } else {
+            self.skill_level
+        };
+        Style {
+            baseline: self.baseline,
+            skill,
+            seed: 0,
+        }
+    }
+
     /// The `option ...` lines of the `uci` answer (defaults, not current values).
     pub fn uci_lines() -> Vec<String> {
         let vars: Vec<String> = Variant::ALL
@@ -94,12 +135,31 @@ impl Options {
             Variant::default().name(),
             vars.concat()
         )];
-        for s in [HASH, THREADS, MULTIPV, MOVE_OVERHEAD] {
+        for s in [HASH, THREADS, MULTIPV, MOVE_OVERHEAD, SKILL_LEVEL] {
             lines.push(format!(
                 "option name {} type spin default {} min {} max {}",
                 s.name, s.default, s.min, s.max
             ));
         }
+        let names: Vec<String> = LEVELS.iter().map(|(n, _)| format!(" var {n}")).collect();
+        lines.push(format!(
+            "option name Level type combo default {}{}",
+            LEVELS[LEVELS.len() - 1].0,
+            names.concat()
+        ));
+        lines.push("option name UCI_LimitStrength type check default false".to_string());
+        lines.push(format!(
+            "option name UCI_Elo type spin default {} min {} max {}",
+            UCI_ELO.default, UCI_ELO.min, UCI_ELO.max
+        ));
+        let bases: Vec<String> = Baseline::ALL
+            .iter()
+            .map(|b| format!(" var {}", b.name()))
+            .collect();
+        lines.push(format!(
+            "option name Baseline type combo default none{}",
+            bases.concat()
+        ));
         lines.push("option name Clear Hash type button".to_string());
         lines.push("option name Debug Log File type string default <empty>".to_string());
         let lp = linear::Options::default();
@@ -149,6 +209,53 @@ impl Options {
             }
             "move overhead" => {
                 self.move_overhead_ms = spin(&MOVE_OVERHEAD, value)? as u64;
+                Ok(Changed::SearchSetting)
+            }
+            "skill level" => {
+                self.skill_level = spin(&SKILL_LEVEL, value)? as u32;
+                Ok(Changed::SearchSetting)
+            }
+            "uci_elo" => {
+                self.elo = spin(&UCI_ELO, value)? as u32;
+                Ok(Changed::SearchSetting)
+            }
+            "uci_limitstrength" => {
+                let text = required(name, value)?;
+                self.limit_strength = match text.to_ascii_lowercase().as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => {
+                        return Err(format!(
+                            "setoption: UCI_LimitStrength needs true or false, got '{}'",
+                            super::command::shorten(text)
+                        ));
+                    }
+                };
+                Ok(Changed::SearchSetting)
+            }
+            "level" => {
+                let text = required(name, value)?;
+                self.level = LEVELS
+                    .iter()
+                    .position(|(n, _)| n.eq_ignore_ascii_case(text))
+                    .ok_or_else(|| {
+                        let names: Vec<&str> = LEVELS.iter().map(|l| l.0).collect();
+                        format!(
+                            "setoption: unknown Level '{}' (expected one of: {})",
+                            super::command::shorten(text),
+                            names.join(", ")
+                        )
+                    })?;
+                Ok(Changed::SearchSetting)
+            }
+            "baseline" => {
+                let text = required(name, value)?;
+                self.baseline = Baseline::parse(text).ok_or_else(|| {
+                    format!(
+                        "setoption: unknown Baseline '{}' (expected one of: none, random, greedy)",
+                        super::command::shorten(text)
+                    )
+                })?;
                 Ok(Changed::SearchSetting)
             }
             "clear hash" => Ok(Changed::ClearHash),
@@ -265,6 +372,11 @@ mod tests {
             "Threads",
             "MultiPV",
             "Move Overhead",
+            "Skill Level",
+            "Level",
+            "UCI_LimitStrength",
+            "UCI_Elo",
+            "Baseline",
             "Clear Hash",
             "Debug Log File",
             "LP_EqualMoves",
@@ -278,6 +390,9 @@ mod tests {
         }
         assert!(lines.contains("var progressive var progressive-scottish var linear-progression"));
         assert!(lines.contains("option name LP_Board type string default 8x8"));
+        assert!(
+            lines.contains("var Novice var Beginner var Casual var Intermediate var Club var Full")
+        );
     }
 
     #[test]
@@ -298,5 +413,21 @@ mod tests {
         assert!(o.set("LP_Board", None).is_err());
         assert!(o.lp.blockers);
         assert_eq!(o.lp.board.to_string(), "10x10");
+    }
+
+    #[test]
+    fn strength_options_pick_the_skill() {
+        let mut o = Options::default();
+        assert_eq!(o.style().skill, MAX_SKILL);
+        o.set("Skill Level", Some("7")).unwrap();
+        assert_eq!(o.style().skill, 7);
+        o.set("Level", Some("novice")).unwrap();
+        assert_eq!(o.style().skill, 0);
+        o.set("UCI_LimitStrength", Some("true")).unwrap();
+        o.set("UCI_Elo", Some("2400")).unwrap();
+        assert_eq!(o.style().skill, MAX_SKILL);
+        assert!(o.set("Level", Some("Grandmaster")).is_err());
+        o.set("Baseline", Some("greedy")).unwrap();
+        assert_eq!(o.style().baseline, Baseline::Greedy);
     }
 }

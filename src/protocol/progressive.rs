@@ -6,9 +6,9 @@ use super::jobs;
 use crate::chess::notation::parse_uci;
 use crate::chess::status::{Status, status_with};
 use crate::chess::{Color, Position, Rules, Square, fen};
+use crate::mate::MateTable;
 use crate::search::Searcher;
 use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 /// Budget of the mate test behind the ten-quiet-turns rule in `d` and `go`.
@@ -39,12 +39,12 @@ impl ProgressiveGame {
 /// The game status, with the ten-quiet-turns mate test on a budget: when
 /// the budget runs out the game is taken to go on.
 pub fn bounded_status(pos: &Position) -> Status {
+    thread_local! {
+        static TABLE: MateTable = MateTable::new(1);
+    }
     status_with(pos, |p| {
-        let budget = MateBudget {
-            nodes: STATUS_MATE_NODES,
-            deadline: None,
-        };
-        let found = mate_in_this_turn(p, budget, &AtomicBool::new(false)).found;
+        let budget = MateBudget::nodes(STATUS_MATE_NODES);
+        let found = TABLE.with(|t| mate_in_this_turn(p, budget, None, t).found);
         found != MateFound::NoMate
     })
 }
@@ -121,12 +121,15 @@ impl Game for ProgressiveGame {
         if let Some(turns) = go.perft {
             return Box::new(move || jobs::perft(&pos, turns, &ctx));
         }
+        let searcher = Arc::clone(&self.searcher);
         if go.mate {
             let go = go.clone();
-            return Box::new(move || jobs::mate(&pos, &go, &ctx));
+            return Box::new(move || {
+                let s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+                jobs::mate(&s, &pos, &go, &ctx)
+            });
         }
         let go = go.clone();
-        let searcher = Arc::clone(&self.searcher);
         Box::new(move || {
             let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
             jobs::search(&mut s, &pos, &go, &ctx);

@@ -5,6 +5,7 @@
 
 use super::{Limits, SearchResult, Searcher};
 use crate::chess::{Rules, fen};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -39,7 +40,7 @@ impl BenchReport {
 pub fn run(
     rules: Rules,
     depth: u32,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     mut on_position: impl FnMut(usize, &SearchResult),
 ) -> BenchReport {
     let start = Instant::now();
@@ -78,7 +79,7 @@ mod tests {
 
     #[test]
     fn bench_signature_repeats() {
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         let a = run(Rules::Italian, 3, &stop, |_, _| {});
         let b = run(Rules::Italian, 3, &stop, |_, _| {});
         assert_eq!(a.nodes, b.nodes);

@@ -1,26 +1,35 @@
 //! "Can the side to move mate in this turn?" — the ONE place the engine asks.
 //!
-//! This is a node-limited exhaustive search of the rest of the turn, with the
-//! same definition as [`crate::chess::status::brute_force_mate`] plus two
-//! safe shortcuts: on the last move of a turn only checking moves are tried
-//! (a mate needs a check), and a position inside the turn already shown to
-//! lead to no mate is not searched again (moves of a turn commute heavily).
-//! The fast finder of `src/mate/` replaces the body of [`mate_in_this_turn`].
+//! Every question goes to the exact finder of [`crate::mate`] through this
+//! module: the root's "do I mate now?", the tree's "does the side to move at
+//! this turn start mate?" (a turn after which the opponent mates is lost),
+//! the ten-quiet-turns rule, `go mate`, and the opponent's threat (the mover
+//! passes). Callers pass a [`MateTable`] they own, so that proofs of "no
+//! mate" are reused across calls, and a stop flag that ends the search.
 
-use crate::chess::movegen::CheckInfo;
-use crate::chess::status::is_mated;
-use crate::chess::{Move, Position, legal_moves};
-use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::chess::{Move, Position};
+use crate::mate::{MateLimits, MateTable, Verdict, find_mate};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// How much work a mate search may do.
 #[derive(Clone, Copy, Debug)]
 pub struct MateBudget {
-    /// Moves played at most.
+    /// Nodes searched at most (about: the finder counts in small batches).
     pub nodes: u64,
     /// Give up at this instant.
     pub deadline: Option<Instant>,
+}
+
+impl MateBudget {
+    /// A budget of `nodes` nodes and no deadline.
+    pub const fn nodes(nodes: u64) -> MateBudget {
+        MateBudget {
+            nodes,
+            deadline: None,
+        }
+    }
 }
 
 /// What a mate search found out.
@@ -41,92 +50,79 @@ pub struct MateOutcome {
     pub nodes: u64,
 }
 
-/// Searches for a mate by the side to move within its current turn.
-pub fn mate_in_this_turn(pos: &Position, budget: MateBudget, stop: &AtomicBool) -> MateOutcome {
-    let mut finder = Finder {
-        budget,
-        stop,
-        nodes: 0,
-        refuted: HashSet::new(),
-    };
-    let mut line = Vec::new();
-    let found = match finder.dfs(pos, &mut line) {
-        Some(true) => MateFound::Mate(line),
-        Some(false) => MateFound::NoMate,
-        None => MateFound::Unknown,
-    };
+fn limits(budget: MateBudget, stop: Option<&Arc<AtomicBool>>, threads: usize) -> MateLimits {
+    MateLimits {
+        nodes: (budget.nodes != u64::MAX).then_some(budget.nodes),
+        movetime: budget
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now())),
+        threads,
+        stop: stop.cloned(),
+    }
+}
+
+fn outcome(result: crate::mate::MateResult) -> MateOutcome {
     MateOutcome {
-        found,
-        nodes: finder.nodes,
+        found: match result.verdict {
+            Verdict::Mate(line) => MateFound::Mate(line),
+            Verdict::NoMate => MateFound::NoMate,
+            Verdict::Unknown => MateFound::Unknown,
+        },
+        nodes: result.nodes,
     }
 }
 
-struct Finder<'a> {
+/// Searches for a mate by the side to move within its current turn, on one
+/// thread, reading and extending `table`.
+pub fn mate_in_this_turn(
+    pos: &Position,
     budget: MateBudget,
-    stop: &'a AtomicBool,
-    nodes: u64,
-    /// Keys of positions inside the turn from which no mate exists.
-    refuted: HashSet<u64>,
+    stop: Option<&Arc<AtomicBool>>,
+    table: &MateTable,
+) -> MateOutcome {
+    mate_with_threads(pos, budget, stop, table, 1)
 }
 
-impl Finder<'_> {
-    /// `Some(true)`: mate found (in `line`); `Some(false)`: none; `None`: out of budget.
-    fn dfs(&mut self, pos: &Position, line: &mut Vec<Move>) -> Option<bool> {
-        let last = pos.is_last_move();
-        let checks = (last || pos.rules().check_ends_turn()).then(|| CheckInfo::new(pos));
-        for &mv in legal_moves(pos).iter() {
-            let gives_check = checks.as_ref().is_some_and(|c| c.gives_check(pos, mv));
-            if last && !gives_check {
-                continue; // the turn would end without check: no mate
-            }
-            if self.out_of_budget() {
-                return None;
-            }
-            let mut child = pos.clone();
-            let effect = child.play(mv);
-            line.push(mv);
-            if effect.turn_ended {
-                if effect.check && is_mated(&child) {
-                    return Some(true);
-                }
-            } else if !self.refuted.contains(&child.key()) {
-                match self.dfs(&child, line) {
-                    Some(true) => return Some(true),
-                    Some(false) => {
-                        self.refuted.insert(child.key());
-                    }
-                    None => return None,
-                }
-            }
-            line.pop();
-        }
-        Some(false)
+/// [`mate_in_this_turn`] with the root moves split between `threads` threads.
+pub fn mate_with_threads(
+    pos: &Position,
+    budget: MateBudget,
+    stop: Option<&Arc<AtomicBool>>,
+    table: &MateTable,
+    threads: usize,
+) -> MateOutcome {
+    if budget.deadline.is_some_and(|d| Instant::now() >= d) || budget.nodes == 0 {
+        return MateOutcome {
+            found: MateFound::Unknown,
+            nodes: 0,
+        };
     }
+    outcome(find_mate(pos, &limits(budget, stop, threads), table))
+}
 
-    fn out_of_budget(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes > self.budget.nodes {
-            return true;
-        }
-        // Looking at the clock and the flag costs little next to a move
-        // generation, but there is no need to do it on every node.
-        self.nodes.is_multiple_of(256)
-            && (self.stop.load(Ordering::Relaxed)
-                || self.budget.deadline.is_some_and(|d| Instant::now() >= d))
-    }
+/// The opponent's threat: the side to move passes the rest of its turn and
+/// the opponent's mate in its next (longer) turn is searched.
+pub fn opponent_threat(
+    pos: &Position,
+    budget: MateBudget,
+    stop: Option<&Arc<AtomicBool>>,
+    table: &MateTable,
+) -> MateOutcome {
+    outcome(crate::mate::opponent_threat(
+        pos,
+        &limits(budget, stop, 1),
+        table,
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::status::brute_force_mate;
+    use crate::chess::status::{brute_force_mate, is_mated};
     use crate::chess::{Rules, fen};
 
     fn unlimited() -> MateBudget {
-        MateBudget {
-            nodes: u64::MAX,
-            deadline: None,
-        }
+        MateBudget::nodes(u64::MAX)
     }
 
     fn replay_mates(pos: &Position, line: &[Move]) -> bool {
@@ -148,12 +144,12 @@ mod tests {
             ("4k3/8/8/8/8/8/8/R3K3 w - - 0 2", Rules::Italian, false),
             (crate::chess::START_FEN, Rules::Italian, false),
         ];
-        let stop = AtomicBool::new(false);
+        let table = MateTable::new(1);
         for (text, rules, expected) in cases {
             let pos = fen::parse(text, rules).unwrap();
             let reference = brute_force_mate(&pos).is_some();
             assert_eq!(reference, expected, "{text}");
-            let out = mate_in_this_turn(&pos, unlimited(), &stop);
+            let out = mate_in_this_turn(&pos, unlimited(), None, &table);
             match out.found {
                 MateFound::Mate(line) => {
                     assert!(expected, "{text}");
@@ -166,13 +162,18 @@ mod tests {
     }
 
     #[test]
-    fn a_tiny_budget_gives_unknown() {
+    fn a_set_stop_flag_gives_unknown() {
         let pos = fen::parse("4k3/8/8/8/8/8/8/R3K3 w - - 0 3", Rules::Italian).unwrap();
-        let budget = MateBudget {
-            nodes: 5,
-            deadline: None,
-        };
-        let out = mate_in_this_turn(&pos, budget, &AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(true));
+        let out = mate_in_this_turn(&pos, MateBudget::nodes(0), Some(&stop), &MateTable::new(1));
         assert_eq!(out.found, MateFound::Unknown);
+    }
+
+    #[test]
+    fn the_opponent_threat_is_seen() {
+        // White to move, one move left; if White passes, Black mates with Ra1.
+        let pos = fen::parse("r5k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", Rules::Italian).unwrap();
+        let out = opponent_threat(&pos, unlimited(), None, &MateTable::new(1));
+        assert!(matches!(out.found, MateFound::Mate(_)), "{:?}", out.found);
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod levels;
 pub mod mate;
 mod ordering;
 pub mod time;
@@ -17,8 +18,10 @@ pub mod tt;
 
 use crate::chess::status::{is_dead_position, is_mated};
 use crate::chess::{Move, Position, legal_moves};
+use crate::mate::MateTable;
 use mate::{MateBudget, MateFound, mate_in_this_turn};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 use tt::{Bound, Entry, Tt};
 
@@ -36,10 +39,17 @@ const MAX_QPLY: i32 = 6;
 /// Nodes that depth 1 may use whatever the limits (a legal, sensible turn
 /// even when stopped at once), and that a filler move may use.
 const PROTECTED_NODES: u64 = 20_000;
-/// Budget of the root mate check, in moves.
-const ROOT_MATE_NODES: u64 = 200_000;
-/// Budget of the mate check made for the ten-quiet-turns rule inside the tree.
-const TREE_MATE_NODES: u64 = 2_000;
+/// Default budget of the root mate check, in mate-finder nodes.
+pub const ROOT_MATE_NODES: u64 = 400_000;
+/// Default budget of the mate check made at each turn start inside the tree
+/// (does the side to move mate in its turn? then the previous turn lost).
+pub const TREE_MATE_NODES: u64 = 1_000;
+/// Slots of the cache of turn-start mate verdicts (a power of two).
+const MATE_CACHE_SLOTS: usize = 1 << 16;
+/// Size of the mate finder's table of "no mate" proofs, in MB.
+const MATE_TABLE_MB: usize = 16;
+/// Stack of each search thread: the recursion follows long turns.
+pub const STACK_BYTES: usize = 64 << 20;
 
 /// A player's clock for `go wtime/btime/winc/binc/movestogo`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,7 +60,8 @@ pub struct Clock {
     pub movestogo: Option<u32>,
 }
 
-/// What bounds a search. All limits given apply; none given means "until stopped".
+/// What bounds a search, and how it is run. All limits given apply; none
+/// given means "until stopped".
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     pub depth: Option<u32>,
@@ -62,6 +73,14 @@ pub struct Limits {
     pub infinite: bool,
     /// Subtracted from every time budget (the GUI's and the pipe's delay).
     pub move_overhead: Duration,
+    /// Search threads (0 or 1: one). Above 1: lazy SMP on the shared table.
+    pub threads: usize,
+    /// Root lines to search and report, best first (0 or 1: one).
+    pub multipv: usize,
+    /// Budget of the root "mate in this turn?" ([`ROOT_MATE_NODES`] if `None`).
+    pub root_mate_nodes: Option<u64>,
+    /// Budget of the mate check at turn starts in the tree ([`TREE_MATE_NODES`] if `None`).
+    pub tree_mate_nodes: Option<u64>,
 }
 
 /// A score for the side to move at the root.
@@ -74,11 +93,13 @@ pub enum Score {
     Mate(i32),
 }
 
-/// Progress reported after each completed iteration.
+/// Progress reported after each completed iteration, one per MultiPV line.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
     pub depth: u32,
     pub seldepth: u32,
+    /// Which line (1 = best).
+    pub multipv: usize,
     pub score: Score,
     pub nodes: u64,
     pub time: Duration,
@@ -88,6 +109,12 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
 }
 
+impl Default for Score {
+    fn default() -> Score {
+        Score::Cp(0)
+    }
+}
+
 impl SearchInfo {
     /// Nodes per second.
     pub fn nps(&self) -> u64 {
@@ -95,20 +122,37 @@ impl SearchInfo {
     }
 }
 
-/// The outcome of a search.
+/// One root line of the last completed iteration.
 #[derive(Clone, Debug)]
+pub struct Line {
+    pub score: Score,
+    /// The internal score (centipawns, or `±(MATE - plies)`).
+    pub value: i32,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, Default)]
 pub struct SearchResult {
     /// The rest of the current turn to play; empty when the game is over.
     pub turn: Vec<Move>,
     pub score: Score,
     pub pv: Vec<Move>,
+    /// Nodes of all threads (mate-finder nodes included).
     pub nodes: u64,
     pub depth: u32,
+    /// The MultiPV lines of the last completed iteration, best first.
+    pub lines: Vec<Line>,
 }
 
-/// A searcher with a transposition table that persists between searches.
+/// A searcher with a transposition table and a mate table that persist
+/// between searches.
 pub struct Searcher {
     tt: Tt,
+    mate: MateTable,
+    /// Turn-start verdicts of the tree's mate checks: the key's high bits
+    /// and, in the low byte, the mating line's length (0: none found).
+    mate_cache: Vec<AtomicU64>,
 }
 
 impl Searcher {
@@ -116,17 +160,48 @@ impl Searcher {
     pub fn new(hash_mib: usize) -> Searcher {
         Searcher {
             tt: Tt::new(hash_mib),
+            mate: MateTable::new(MATE_TABLE_MB),
+            mate_cache: (0..MATE_CACHE_SLOTS).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
     /// Replaces the table by an empty one of `hash_mib` MiB.
     pub fn resize(&mut self, hash_mib: usize) {
         self.tt = Tt::new(hash_mib);
+        self.clear();
     }
 
-    /// Empties the table (a new game, or `Clear Hash`).
+    /// Empties the tables (a new game, or `Clear Hash`).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.mate.clear();
+        for c in &self.mate_cache {
+            c.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The mate finder's table (for `go mate` and the baselines).
+    pub fn mate_table(&self) -> &MateTable {
+        &self.mate
+    }
+
+    /// The rest of the current turn along `pv`, continued by short searches
+    /// where `pv` stops before the turn's end.
+    pub fn complete_turn(
+        &mut self,
+        pos: &Position,
+        pv: &[Move],
+        stop: &Arc<AtomicBool>,
+    ) -> Vec<Move> {
+        let shared = Shared {
+            tt: &self.tt,
+            mate: &self.mate,
+            mate_cache: &self.mate_cache,
+            stop,
+            halt: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        };
+        Worker::new(&shared, &Limits::default(), 0).complete_turn(pos, pv)
     }
 
     /// Searches `pos` within `limits` or until `stop` is set, calling
@@ -136,65 +211,153 @@ impl Searcher {
         &mut self,
         pos: &Position,
         limits: &Limits,
-        stop: &AtomicBool,
-        on_info: impl FnMut(&SearchInfo),
+        stop: &Arc<AtomicBool>,
+        mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
-        let mut worker = Worker::new(&mut self.tt, limits, stop);
-        worker.run(pos, limits, on_info)
+        let shared = Shared {
+            tt: &self.tt,
+            mate: &self.mate,
+            mate_cache: &self.mate_cache,
+            stop,
+            halt: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        };
+        let mut main = Worker::new(&shared, limits, 0);
+        if let Some(result) = main.root_checks(pos, &mut on_info) {
+            return result;
+        }
+        let threads = limits.threads.max(1);
+        if threads == 1 {
+            return main.run(pos, limits, on_info);
+        }
+        std::thread::scope(|scope| {
+            let shared = &shared;
+            for id in 1..threads {
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {id}"))
+                    .stack_size(STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut w = Worker::new(shared, limits, id);
+                        w.run_helper(pos);
+                    });
+                if let Err(e) = spawned {
+                    log::warn!("cannot start search helper {id}: {e}");
+                }
+            }
+            let mut result = main.run(pos, limits, on_info);
+            shared.halt.store(true, Ordering::Relaxed);
+            result.nodes += shared.helper_nodes.load(Ordering::Relaxed);
+            result
+        })
     }
 }
 
-/// Searches `pos` with a fresh 16 MiB table (see [`Searcher::search`]).
+/// Searches `pos` with fresh tables (see [`Searcher::search`]).
 pub fn search(
     pos: &Position,
     limits: &Limits,
-    stop: &AtomicBool,
+    stop: &Arc<AtomicBool>,
     on_info: impl FnMut(&SearchInfo),
 ) -> SearchResult {
     Searcher::new(16).search(pos, limits, stop, on_info)
 }
 
-/// The state of one search.
+/// What the threads of one search share.
+struct Shared<'a> {
+    tt: &'a Tt,
+    mate: &'a MateTable,
+    mate_cache: &'a [AtomicU64],
+    /// Set from outside (`stop`).
+    stop: &'a Arc<AtomicBool>,
+    /// Set when the main thread is done: the helpers end.
+    halt: AtomicBool,
+    /// Nodes counted by the helpers (added every 1024 nodes).
+    helper_nodes: AtomicU64,
+}
+
+/// The state of one search thread.
 struct Worker<'a> {
-    tt: &'a mut Tt,
-    stop: &'a AtomicBool,
+    shared: &'a Shared<'a>,
+    /// 0: the main thread; helpers search the same tree out of step.
+    id: usize,
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
     node_limit: u64,
     nodes: u64,
+    /// Nodes not yet added to `helper_nodes` (helpers only).
+    unreported: u64,
+    /// Nodes since the flags and the clock were last looked at.
+    since_poll: u64,
     seldepth: usize,
     /// Set once a limit or `stop` ends the search; results after it are void.
     aborted: bool,
     /// Until the node count reaches this, limits and `stop` are ignored, so
     /// that depth 1 (or a filler move) gets a fair chance to finish.
     protected_until: u64,
+    root_mate_nodes: u64,
+    tree_mate_nodes: u64,
+    /// Root moves not to search (the lines already found in this iteration).
+    excluded: Vec<Move>,
+    /// The turn length at the root (turns in the tree are counted from it).
+    root_turn: u32,
     killers: Vec<[Move; 2]>,
     pv: Vec<Vec<Move>>,
 }
 
 impl<'a> Worker<'a> {
-    fn new(tt: &'a mut Tt, limits: &Limits, stop: &'a AtomicBool) -> Worker<'a> {
+    fn new(shared: &'a Shared<'a>, limits: &Limits, id: usize) -> Worker<'a> {
         let budget = time::budget(limits);
         let unlimited = limits.infinite;
         Worker {
-            tt,
-            stop,
+            shared,
+            id,
             start: Instant::now(),
             soft: budget.soft,
             hard: budget.hard,
-            node_limit: if unlimited {
+            node_limit: if unlimited || id > 0 {
                 u64::MAX
             } else {
                 limits.nodes.unwrap_or(u64::MAX)
             },
             nodes: 0,
+            unreported: 0,
+            since_poll: 0,
             seldepth: 0,
             aborted: false,
             protected_until: 0,
+            root_mate_nodes: limits.root_mate_nodes.unwrap_or(ROOT_MATE_NODES),
+            tree_mate_nodes: limits.tree_mate_nodes.unwrap_or(TREE_MATE_NODES),
+            excluded: Vec::new(),
+            root_turn: 0,
             killers: vec![[Move::NULL; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
         }
+    }
+
+    /// The game already over, or a mate in this turn: the answer without a search.
+    fn root_checks(
+        &mut self,
+        root: &Position,
+        on_info: &mut impl FnMut(&SearchInfo),
+    ) -> Option<SearchResult> {
+        if legal_moves(root).is_empty() {
+            let score = if is_mated(root) {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            return Some(self.result(Vec::new(), score, Vec::new(), 0, Vec::new()));
+        }
+        let line = self.root_mate(root)?;
+        let info = self.info(1, 1, Score::Mate(1), line.clone());
+        on_info(&info);
+        let lines = vec![Line {
+            score: Score::Mate(1),
+            value: MATE - line.len() as i32,
+            pv: line.clone(),
+        }];
+        Some(self.result(line.clone(), Score::Mate(1), line, 1, lines))
     }
 
     fn run(
@@ -203,61 +366,114 @@ impl<'a> Worker<'a> {
         limits: &Limits,
         mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
-        if legal_moves(root).is_empty() {
-            let score = if is_mated(root) {
-                Score::Mate(0)
-            } else {
-                Score::Cp(0)
-            };
-            return self.result(Vec::new(), score, Vec::new(), 0);
-        }
-        if let Some(line) = self.root_mate(root) {
-            let info = self.info(1, Score::Mate(1), line.clone());
-            on_info(&info);
-            return self.result(line.clone(), Score::Mate(1), line, 1);
-        }
         let max_depth = if limits.infinite {
             MAX_DEPTH
         } else {
             limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
         };
-        let mut best: Option<(Vec<Move>, i32, u32)> = None;
+        let root_moves = legal_moves(root).len();
+        let multipv = limits.multipv.clamp(1, root_moves.max(1));
+        let mut best: Option<(Vec<Line>, u32)> = None;
         for depth in 1..=max_depth {
             if depth == 1 {
                 self.protected_until = self.nodes + PROTECTED_NODES;
             }
             self.seldepth = 0;
-            let score = self.alphabeta(root, depth as i32, 0, -INFINITY, INFINITY);
+            let mut lines: Vec<Line> = Vec::new();
+            self.excluded.clear();
+            for k in 0..multipv {
+                let value = self.alphabeta(root, depth as i32, 0, -INFINITY, INFINITY);
+                if self.aborted || self.pv[0].is_empty() {
+                    break;
+                }
+                let pv = self.pv[0].clone();
+                self.excluded.push(pv[0]);
+                lines.push(Line {
+                    score: to_score(value, root, &pv),
+                    value,
+                    pv,
+                });
+                if k == 0 {
+                    self.protected_until = 0; // only the first line is protected
+                }
+            }
+            self.excluded.clear();
             self.protected_until = 0; // deeper iterations obey every limit
             if self.aborted {
                 if best.is_none() && !self.pv[0].is_empty() {
-                    best = Some((self.pv[0].clone(), 0, 0)); // a partial depth 1
+                    let pv = self.pv[0].clone();
+                    best = Some((
+                        vec![Line {
+                            score: Score::Cp(0),
+                            value: 0,
+                            pv,
+                        }],
+                        0,
+                    ));
                 }
-                break;
+                if lines.is_empty() {
+                    break;
+                }
             }
-            let pv = self.pv[0].clone();
-            let info = self.info(depth, to_score(score, root, &pv), pv.clone());
-            on_info(&info);
-            best = Some((pv, score, depth));
-            if self.soft.is_some_and(|s| self.start.elapsed() >= s / 2)
-                || score.abs() >= MATE_BOUND && (MATE - score.abs()) as u32 <= depth
+            lines.sort_by_key(|l| std::cmp::Reverse(l.value));
+            for (i, l) in lines.iter().enumerate() {
+                let info = self.info(depth, i + 1, l.score, l.pv.clone());
+                on_info(&info);
+            }
+            let top = lines[0].value;
+            let complete = !self.aborted;
+            if complete || best.as_ref().is_none_or(|b| b.1 == 0) {
+                best = Some((lines, depth));
+            }
+            if !complete
+                || self.soft.is_some_and(|s| self.start.elapsed() >= s / 2)
+                || top.abs() >= MATE_BOUND && (MATE - top.abs()) as u32 <= depth
             {
                 break; // no time for a deeper iteration, or a forced mate is seen
             }
         }
-        let (pv, score, depth) = best.unwrap_or_default();
+        let (lines, depth) = best.unwrap_or_default();
+        let pv = lines.first().map(|l| l.pv.clone()).unwrap_or_default();
+        let score = lines.first().map_or(Score::Cp(0), |l| l.score);
         let turn = self.complete_turn(root, &pv);
-        self.result(turn, to_score(score, root, &pv), pv, depth)
+        self.result(turn, score, pv, depth, lines)
     }
 
-    /// A mate in this turn, found within a small budget.
+    /// A helper thread: iterative deepening out of step with the main
+    /// thread, filling the shared table, until halted.
+    fn run_helper(&mut self, root: &Position) {
+        let first = 1 + (self.id % 2) as u32;
+        for depth in first..=MAX_DEPTH {
+            self.alphabeta(root, depth as i32, 0, -INFINITY, INFINITY);
+            if self.aborted {
+                break;
+            }
+        }
+        self.shared
+            .helper_nodes
+            .fetch_add(self.unreported, Ordering::Relaxed);
+    }
+
+    fn mate_check(&mut self, pos: &Position, nodes: u64) -> MateFound {
+        let budget = MateBudget {
+            nodes,
+            deadline: None,
+        };
+        let outcome = mate_in_this_turn(pos, budget, Some(self.shared.stop), self.shared.mate);
+        self.nodes += outcome.nodes;
+        self.unreported += outcome.nodes;
+        self.since_poll += outcome.nodes;
+        outcome.found
+    }
+
+    /// A mate in this turn, found within the root budget.
     fn root_mate(&mut self, root: &Position) -> Option<Vec<Move>> {
         let deadline = self.soft.map(|s| self.start + s / 4);
         let budget = MateBudget {
-            nodes: ROOT_MATE_NODES.min(self.node_limit),
+            nodes: self.root_mate_nodes.min(self.node_limit),
             deadline,
         };
-        let outcome = mate_in_this_turn(root, budget, self.stop);
+        let outcome = mate_in_this_turn(root, budget, Some(self.shared.stop), self.shared.mate);
         self.nodes += outcome.nodes;
         match outcome.found {
             MateFound::Mate(line) => Some(line),
@@ -265,24 +481,33 @@ impl<'a> Worker<'a> {
         }
     }
 
-    fn result(&self, turn: Vec<Move>, score: Score, pv: Vec<Move>, depth: u32) -> SearchResult {
+    fn result(
+        &self,
+        turn: Vec<Move>,
+        score: Score,
+        pv: Vec<Move>,
+        depth: u32,
+        lines: Vec<Line>,
+    ) -> SearchResult {
         SearchResult {
             turn,
             score,
             pv,
             nodes: self.nodes,
             depth,
+            lines,
         }
     }
 
-    fn info(&self, depth: u32, score: Score, pv: Vec<Move>) -> SearchInfo {
+    fn info(&self, depth: u32, multipv: usize, score: Score, pv: Vec<Move>) -> SearchInfo {
         SearchInfo {
             depth,
             seldepth: self.seldepth as u32,
+            multipv,
             score,
-            nodes: self.nodes,
+            nodes: self.nodes + self.shared.helper_nodes.load(Ordering::Relaxed),
             time: self.start.elapsed(),
-            hashfull: self.tt.hashfull(),
+            hashfull: self.shared.tt.hashfull(),
             pv,
         }
     }
@@ -307,27 +532,28 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// A move to continue a turn the main search did not see to its end.
+    /// A move to continue a turn the main search did not see to its end:
+    /// a short search that reaches the turn's end when few moves are left.
     fn filler_move(&mut self, pos: &Position, moves: &crate::chess::MoveList) -> Move {
-        if let Some(e) = self.tt.probe(pos.key())
-            && moves.contains(e.mv)
-        {
-            return e.mv;
-        }
-        let hurry = self.stop.load(Ordering::Relaxed) || self.aborted;
+        let hurry = self.shared.stop.load(Ordering::Relaxed) || self.aborted;
         self.aborted = false;
         let (depth, nodes) = if hurry {
             (1, PROTECTED_NODES / 8)
         } else {
-            (2, PROTECTED_NODES)
+            ((pos.moves_left() as i32 + 1).min(3), PROTECTED_NODES)
         };
         self.protected_until = self.nodes + nodes;
         self.alphabeta(pos, depth, 0, -INFINITY, INFINITY);
-        let mv = self.pv[0].first().copied().unwrap_or(moves.as_slice()[0]);
-        if moves.contains(mv) {
-            mv
-        } else {
-            moves.as_slice()[0]
+        let searched = !self.aborted;
+        self.aborted = false;
+        let mv = self.pv[0].first().copied().unwrap_or(Move::NULL);
+        if searched && moves.contains(mv) {
+            return mv;
+        }
+        match self.shared.tt.probe(pos.key()) {
+            Some(e) if moves.contains(e.mv) => e.mv,
+            _ if moves.contains(mv) => mv,
+            _ => moves.as_slice()[0],
         }
     }
 
@@ -335,20 +561,34 @@ impl<'a> Worker<'a> {
     #[inline]
     fn should_stop(&mut self) -> bool {
         self.nodes += 1;
+        self.unreported += 1;
         if self.aborted {
             return true;
         }
         if self.nodes < self.protected_until {
             return false;
         }
-        if self.nodes >= self.node_limit
-            || self.nodes.is_multiple_of(1024)
-                && (self.stop.load(Ordering::Relaxed)
-                    || self.hard.is_some_and(|h| self.start.elapsed() >= h))
-        {
+        if self.nodes >= self.node_limit || self.nodes.is_multiple_of(1024) && self.poll() {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// Looks at the flags and the clock (every 1024 nodes, and after every
+    /// mate check, whose nodes cost as much as the search's own).
+    fn poll(&mut self) -> bool {
+        self.since_poll = 0;
+        if self.id > 0 {
+            self.shared
+                .helper_nodes
+                .fetch_add(self.unreported, Ordering::Relaxed);
+            self.unreported = 0;
+            if self.shared.halt.load(Ordering::Relaxed) {
+                return true;
+            }
+        }
+        self.shared.stop.load(Ordering::Relaxed)
+            || self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
     /// The score of a position with no legal move, or of a drawn one.
@@ -363,7 +603,9 @@ impl<'a> Worker<'a> {
     fn alphabeta(&mut self, pos: &Position, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.pv[ply].clear();
         self.seldepth = self.seldepth.max(ply);
-        if ply > 0 && self.should_stop() {
+        if ply == 0 {
+            self.root_turn = pos.turn_length();
+        } else if self.should_stop() {
             return 0;
         }
         let moves = legal_moves(pos);
@@ -371,21 +613,28 @@ impl<'a> Worker<'a> {
             return Self::terminal(pos, ply);
         }
         if ply > 0
-            && let Some(score) = self.draw_or_quiet_mate(pos, ply)
+            && let Some(score) = self.turn_start(pos, ply, depth)
         {
             return score;
         }
         if depth <= 0 || ply >= MAX_PLY - MAX_QPLY as usize - 1 {
             return self.qsearch(pos, ply, alpha, beta, 0);
         }
-        let tt_entry = self.tt.probe(pos.key());
+        let tt_entry = self.shared.tt.probe(pos.key());
         if ply > 0
             && let Some(score) = tt_entry.and_then(|e| tt_cutoff(e, depth, ply, alpha, beta))
         {
             return score;
         }
         let tt_move = tt_entry.map_or(Move::NULL, |e| e.mv);
-        let ordered = ordering::order(pos, &moves, tt_move, &self.killers[ply]);
+        let mut ordered = ordering::order(pos, &moves, tt_move, &self.killers[ply]);
+        if ply == 0 && !self.excluded.is_empty() {
+            ordered.retain(|m| !self.excluded.contains(m));
+        }
+        if self.id > 0 && ply == 0 && ordered.len() > 1 {
+            let k = self.id % ordered.len();
+            ordered[..].rotate_left(k.min(2)); // helpers start elsewhere
+        }
         self.search_moves(pos, &ordered, depth, ply, alpha, beta)
     }
 
@@ -428,6 +677,9 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
+        if ply == 0 && !self.excluded.is_empty() {
+            return best; // a partial root: not a result for the table
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > original_alpha {
@@ -435,7 +687,7 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(Entry {
+        self.shared.tt.store(Entry {
             key: pos.key(),
             mv: best_move,
             score: score_to_tt(best, ply),
@@ -445,25 +697,44 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Dead positions are drawn; after ten quiet turns the game is drawn
-    /// unless the side to move can mate in this turn (checked on a budget).
-    fn draw_or_quiet_mate(&mut self, pos: &Position, ply: usize) -> Option<i32> {
+    /// At the start of a turn inside the tree: dead positions are drawn; a
+    /// side to move that mates in this turn (found within the tree budget)
+    /// has won, so the turn that led here lost; after ten quiet turns the
+    /// game is drawn unless the side to move mates. `None`: search on.
+    ///
+    /// The mate finder is asked at the start of the turn right after the
+    /// root's turn (the opponent's reply: is our turn lost?) wherever it is
+    /// reached, and at later turn starts only with `depth` 2 or more left
+    /// (where the subtree below costs more than the question).
+    fn turn_start(&mut self, pos: &Position, ply: usize, depth: i32) -> Option<i32> {
+        if pos.moves_made() > 0 {
+            return None;
+        }
         if is_dead_position(pos) {
             return Some(0);
         }
-        if pos.moves_made() > 0 || pos.quiet_turns() < 10 {
-            return None;
+        let reply = pos.turn_length() <= self.root_turn + 1;
+        let asked = self.tree_mate_nodes > 0 && (reply || depth >= 2);
+        if asked || pos.quiet_turns() >= 10 {
+            let key = pos.key();
+            let slot = &self.shared.mate_cache[key as usize & (MATE_CACHE_SLOTS - 1)];
+            let cached = slot.load(Ordering::Relaxed);
+            let len = if cached != 0 && cached & !0xff == key & !0xff {
+                (cached & 0xff) as usize
+            } else {
+                let nodes = self.tree_mate_nodes.max(100);
+                let len = match self.mate_check(pos, nodes) {
+                    MateFound::Mate(line) => line.len().min(255),
+                    _ => 0, // none, or not proved within the budget
+                };
+                slot.store(key & !0xff | len as u64, Ordering::Relaxed);
+                len
+            };
+            if len > 0 {
+                return Some(MATE - (ply + len) as i32);
+            }
         }
-        let budget = MateBudget {
-            nodes: TREE_MATE_NODES,
-            deadline: None,
-        };
-        let outcome = mate_in_this_turn(pos, budget, self.stop);
-        self.nodes += outcome.nodes;
-        Some(match outcome.found {
-            MateFound::Mate(line) => MATE - (ply + line.len()) as i32,
-            _ => 0,
-        })
+        (pos.quiet_turns() >= 10).then_some(0)
     }
 
     /// Captures only, with "stand pat": the mover may also make quiet moves.
@@ -476,6 +747,11 @@ impl<'a> Worker<'a> {
         let moves = legal_moves(pos);
         if moves.is_empty() {
             return Self::terminal(pos, ply);
+        }
+        if qply > 0
+            && let Some(score) = self.turn_start(pos, ply, 0)
+        {
+            return score;
         }
         let stand = eval::evaluate(pos);
         if stand >= beta || qply >= MAX_QPLY {
@@ -627,7 +903,7 @@ mod tests {
     #[test]
     fn plays_a_mate_in_this_turn() {
         let pos = fen::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Italian).unwrap();
-        let r = search(&pos, &depth(3), &AtomicBool::new(false), |_| {});
+        let r = search(&pos, &depth(3), &Arc::new(AtomicBool::new(false)), |_| {});
         assert_eq!(r.score, Score::Mate(1));
         assert!(is_legal_turn(&pos, &r.turn));
     }
@@ -639,7 +915,7 @@ mod tests {
             let mv = crate::chess::notation::parse_uci(&pos, m).unwrap();
             pos.play(mv);
         }
-        let stopped = AtomicBool::new(true);
+        let stopped = Arc::new(AtomicBool::new(true));
         let r = search(&pos, &Limits::default(), &stopped, |_| {});
         assert_eq!(r.turn.len(), 3);
         assert!(is_legal_turn(&pos, &r.turn));
@@ -648,17 +924,66 @@ mod tests {
     #[test]
     fn fixed_depth_is_deterministic() {
         let pos = Position::startpos(Rules::Italian);
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         let a = search(&pos, &depth(4), &stop, |_| {});
         let b = search(&pos, &depth(4), &stop, |_| {});
         assert_eq!((a.nodes, a.turn), (b.nodes, b.turn));
     }
 
     #[test]
+    fn fixed_nodes_and_multipv_are_deterministic_at_one_thread() {
+        let pos = fen::parse(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2",
+            Rules::Italian,
+        )
+        .unwrap();
+        let limits = Limits {
+            nodes: Some(30_000),
+            multipv: 3,
+            ..Limits::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let a = search(&pos, &limits, &stop, |_| {});
+        let b = search(&pos, &limits, &stop, |_| {});
+        assert_eq!((a.nodes, &a.turn), (b.nodes, &b.turn));
+        assert_eq!(a.lines.len(), 3);
+        assert!(a.lines.windows(2).all(|w| w[0].value >= w[1].value));
+        assert!(is_legal_turn(&pos, &a.turn));
+    }
+
+    #[test]
+    fn two_threads_give_a_legal_turn() {
+        let pos = Position::startpos(Rules::Italian);
+        let limits = Limits {
+            depth: Some(4),
+            threads: 2,
+            ..Limits::default()
+        };
+        let r = search(&pos, &limits, &Arc::new(AtomicBool::new(false)), |_| {});
+        assert!(is_legal_turn(&pos, &r.turn));
+    }
+
+    #[test]
+    fn avoids_a_turn_after_which_the_opponent_mates() {
+        // White (one move) must stop Ra1#-style mates: Black has two moves
+        // next turn and mates on the back rank unless White makes luft or
+        // guards the first rank.
+        let pos = fen::parse("r5k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", Rules::Italian).unwrap();
+        let r = search(&pos, &depth(2), &Arc::new(AtomicBool::new(false)), |_| {});
+        let mut p = pos.clone();
+        for &mv in &r.turn {
+            p.play(mv);
+        }
+        let table = MateTable::new(1);
+        let threat = mate::mate_in_this_turn(&p, mate::MateBudget::nodes(u64::MAX), None, &table);
+        assert_eq!(threat.found, MateFound::NoMate, "{:?}", r.turn);
+    }
+
+    #[test]
     fn sees_material_win() {
         // Black to move with two moves: the hanging white queen is taken.
         let pos = fen::parse("4k3/8/8/8/8/2r5/8/Q3K3 b - - 0 2", Rules::Italian).unwrap();
-        let r = search(&pos, &depth(3), &AtomicBool::new(false), |_| {});
+        let r = search(&pos, &depth(3), &Arc::new(AtomicBool::new(false)), |_| {});
         assert!(is_legal_turn(&pos, &r.turn));
         assert!(
             r.turn.iter().any(|m| m.to().to_string() == "a1"),
@@ -670,7 +995,7 @@ mod tests {
     #[test]
     fn game_over_gives_an_empty_turn() {
         let pos = fen::parse("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 2", Rules::Italian).unwrap();
-        let r = search(&pos, &depth(2), &AtomicBool::new(false), |_| {});
+        let r = search(&pos, &depth(2), &Arc::new(AtomicBool::new(false)), |_| {});
         assert!(r.turn.is_empty());
         assert_eq!(r.score, Score::Mate(0));
     }

@@ -1,7 +1,12 @@
 //! The transposition table, keyed on [`Position::key`](crate::chess::Position::key),
 //! which covers the turn state (turn length and moves made) as well as the board.
+//!
+//! Shared between search threads without locks: each slot holds two atomic
+//! words, the key XOR the data and the data, so a torn write (two threads
+//! storing at once) reads back as a miss, never as a wrong entry.
 
 use crate::chess::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -24,71 +29,105 @@ pub struct Entry {
 }
 
 impl Entry {
-    const EMPTY: Entry = Entry {
-        key: 0,
-        mv: Move::NULL,
-        score: 0,
-        depth: -1,
-        bound: Bound::Upper,
-    };
+    /// Packs everything but the key: move 16 bits, score 32, depth 8 (+1,
+    /// so that 0 means empty), bound 2.
+    fn pack(self) -> u64 {
+        let bound = match self.bound {
+            Bound::Exact => 0u64,
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+        };
+        let depth = (self.depth.clamp(-1, 254) + 1) as u64;
+        u64::from(self.mv.bits()) | u64::from(self.score as u32) << 16 | depth << 48 | bound << 56
+    }
+
+    fn unpack(key: u64, data: u64) -> Entry {
+        Entry {
+            key,
+            mv: Move::from_bits(data as u16),
+            score: (data >> 16) as u32 as i32,
+            depth: ((data >> 48) & 0xff) as i16 - 1,
+            bound: match (data >> 56) & 3 {
+                0 => Bound::Exact,
+                1 => Bound::Lower,
+                _ => Bound::Upper,
+            },
+        }
+    }
+}
+
+struct Slot {
+    check: AtomicU64,
+    data: AtomicU64,
 }
 
 /// A fixed-size table of entries, one per slot, replaced by depth.
 pub struct Tt {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
 }
-
-/// Size of an entry in bytes, for converting MiB into slots.
-const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
 
 impl Tt {
     /// A table of about `mib` MiB (rounded down to a power of two of slots).
     pub fn new(mib: usize) -> Tt {
-        let wanted = (mib.max(1) << 20) / ENTRY_BYTES;
-        let slots = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
+        let wanted = (mib.max(1) << 20) / std::mem::size_of::<Slot>();
+        let n = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Tt {
-            entries: vec![Entry::EMPTY; slots],
+            slots: (0..n)
+                .map(|_| Slot {
+                    check: AtomicU64::new(0),
+                    data: AtomicU64::new(0),
+                })
+                .collect(),
         }
     }
 
     /// Forgets everything.
-    pub fn clear(&mut self) {
-        self.entries.fill(Entry::EMPTY);
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
     }
 
     #[inline]
-    fn slot(&self, key: u64) -> usize {
-        (key as usize) & (self.entries.len() - 1)
+    fn slot(&self, key: u64) -> &Slot {
+        &self.slots[(key as usize) & (self.slots.len() - 1)]
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[self.slot(key)];
-        (e.key == key && e.depth >= 0).then_some(e)
+        let s = self.slot(key);
+        let data = s.data.load(Ordering::Relaxed);
+        let check = s.check.load(Ordering::Relaxed);
+        (data != 0 && check ^ data == key).then(|| Entry::unpack(key, data))
     }
 
     /// Stores a result; a deeper result for the same position is kept.
     #[inline]
-    pub fn store(&mut self, entry: Entry) {
-        let i = self.slot(entry.key);
-        let old = &mut self.entries[i];
-        if old.key != entry.key || entry.depth >= old.depth || entry.bound == Bound::Exact {
-            let mv = if entry.mv.is_null() && old.key == entry.key {
-                old.mv // keep a known best move when the new result has none
-            } else {
-                entry.mv
-            };
-            *old = Entry { mv, ..entry };
+    pub fn store(&self, entry: Entry) {
+        let s = self.slot(entry.key);
+        let old = self.probe(entry.key);
+        let mut entry = entry;
+        if let Some(old) = old {
+            if entry.depth < old.depth && entry.bound != Bound::Exact {
+                return;
+            }
+            if entry.mv.is_null() {
+                entry.mv = old.mv; // keep a known best move
+            }
         }
+        let data = entry.pack();
+        s.data.store(data, Ordering::Relaxed);
+        s.check.store(entry.key ^ data, Ordering::Relaxed);
     }
 
     /// How full the table is, in permille (sampled on the first 1000 slots).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
+        let sample = self.slots.len().min(1000);
+        let used = self.slots[..sample]
             .iter()
-            .filter(|e| e.depth >= 0)
+            .filter(|s| s.data.load(Ordering::Relaxed) != 0)
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
@@ -100,16 +139,17 @@ mod tests {
 
     #[test]
     fn stores_and_probes() {
-        let mut tt = Tt::new(1);
+        let tt = Tt::new(1);
         assert!(tt.probe(42).is_none());
         tt.store(Entry {
             key: 42,
             mv: Move::NULL,
-            score: 17,
+            score: -17,
             depth: 3,
-            bound: Bound::Exact,
+            bound: Bound::Lower,
         });
-        assert_eq!(tt.probe(42).map(|e| e.score), Some(17));
+        let e = tt.probe(42).unwrap();
+        assert_eq!((e.score, e.depth, e.bound), (-17, 3, Bound::Lower));
         tt.clear();
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.hashfull(), 0);

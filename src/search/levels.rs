@@ -1,0 +1,480 @@
+//! Playing strength: `Skill Level`, `UCI_LimitStrength`/`UCI_Elo`, the named
+//! levels, and the baseline players `random` and `greedy`.
+//!
+//! Every player, at every level, first asks the mate finder for a mate in
+//! this turn and plays one it finds; lower levels give it a smaller budget,
+//! so they miss more of the long mates. Below full strength the search is
+//! bounded (depth and nodes, a smaller mate budget at turn starts, so threats
+//! of a long mate are overlooked more often), and the turn is chosen among
+//! the best MultiPV lines with a temperature: the mistakes are plausible
+//! second-best turns, never random moves.
+
+use super::eval::material;
+use super::mate::{MateBudget, MateFound, mate_in_this_turn};
+use super::{Limits, SearchInfo, SearchResult, Searcher};
+use crate::chess::{Move, Position, legal_moves};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The highest `Skill Level` (full strength).
+pub const MAX_SKILL: u32 = 20;
+
+/// A built-in baseline player (option `Baseline`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Baseline {
+    /// The real search.
+    #[default]
+    None,
+    /// A random legal turn (a mate in this turn if the finder sees one).
+    Random,
+    /// The turn that ends with the best material balance (a mate if it can),
+    /// ignoring the opponent's reply.
+    Greedy,
+}
+
+impl Baseline {
+    pub const ALL: [Baseline; 3] = [Baseline::None, Baseline::Random, Baseline::Greedy];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Baseline::None => "none",
+            Baseline::Random => "random",
+            Baseline::Greedy => "greedy",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Baseline> {
+        Baseline::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(text))
+    }
+}
+
+/// The named levels a GUI can offer as a list (option `Level`), weakest
+/// first, with the `Skill Level` each stands for; `Full` is full strength.
+pub const LEVELS: [(&str, u32); 6] = [
+    ("Novice", 0),
+    ("Beginner", 4),
+    ("Casual", 8),
+    ("Intermediate", 12),
+    ("Club", 16),
+    ("Full", MAX_SKILL),
+];
+
+/// The `UCI_Elo` range; the scale is Crescendo's own (uncalibrated).
+pub const MIN_ELO: u32 = 600;
+pub const MAX_ELO: u32 = 2400;
+
+/// The skill an `UCI_Elo` stands for (linear over the range).
+pub fn skill_from_elo(elo: u32) -> u32 {
+    let elo = elo.clamp(MIN_ELO, MAX_ELO);
+    (elo - MIN_ELO) * MAX_SKILL / (MAX_ELO - MIN_ELO)
+}
+
+/// The named level called `name` (case-insensitive): its skill.
+pub fn level_skill(name: &str) -> Option<u32> {
+    LEVELS
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|&(_, s)| s)
+}
+
+/// How a player plays: a baseline, or the search at a skill (0..=20).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    pub baseline: Baseline,
+    pub skill: u32,
+    /// Seeds the choices of `random` and of the weaker levels.
+    pub seed: u64,
+}
+
+impl Default for Style {
+    fn default() -> Style {
+        Style {
+            baseline: Baseline::None,
+            skill: MAX_SKILL,
+            seed: 0,
+        }
+    }
+}
+
+/// What a skill below full strength changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handicap {
+    pub max_depth: u32,
+    pub max_nodes: u64,
+    pub root_mate_nodes: u64,
+    pub tree_mate_nodes: u64,
+    /// Lines to choose from, and the temperature in centipawns.
+    pub multipv: usize,
+    pub temperature: i32,
+}
+
+/// The handicap of `skill` (`None` at full strength).
+pub fn handicap(skill: u32) -> Option<Handicap> {
+    if skill >= MAX_SKILL {
+        return None;
+    }
+    let s = skill as u64;
+    Some(Handicap {
+        max_depth: 2 + skill / 4,
+        max_nodes: 3_000 * (1u64 << (s / 2)),
+        root_mate_nodes: 500 * (1u64 << (s / 2)),
+        tree_mate_nodes: 40 * (1 + s * s),
+        multipv: 4,
+        temperature: 20 + (MAX_SKILL - skill) as i32 * 12,
+    })
+}
+
+/// A small deterministic random generator (xorshift64*).
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        self.0 = x;
+        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Plays a turn in `pos` in `style`: the search (weakened below full
+/// strength) or a baseline.
+pub fn play(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    style: Style,
+    stop: &Arc<AtomicBool>,
+    on_info: impl FnMut(&SearchInfo),
+) -> SearchResult {
+    let mut rng = Rng::new(style.seed ^ pos.key());
+    match style.baseline {
+        Baseline::Random => return baseline_turn(searcher, pos, limits, stop, &mut rng, false),
+        Baseline::Greedy => return baseline_turn(searcher, pos, limits, stop, &mut rng, true),
+        Baseline::None => {}
+    }
+    let Some(h) = handicap(style.skill) else {
+        return searcher.search(pos, limits, stop, on_info);
+    };
+    let mut weak = limits.clone();
+    weak.depth = Some(limits.depth.unwrap_or(h.max_depth).min(h.max_depth));
+    weak.nodes = Some(limits.nodes.unwrap_or(h.max_nodes).min(h.max_nodes));
+    weak.root_mate_nodes = Some(h.root_mate_nodes);
+    weak.tree_mate_nodes = Some(h.tree_mate_nodes);
+    weak.multipv = h.multipv.max(limits.multipv);
+    weak.infinite = false;
+    let mut result = searcher.search(pos, &weak, stop, on_info);
+    if result.lines.len() > 1 && !matches!(result.score, super::Score::Mate(1)) {
+        let best = result.lines[0].value;
+        // Mates (for or against) are never given away by the temperature.
+        let weights: Vec<f64> = result
+            .lines
+            .iter()
+            .map(|l| {
+                if best.abs() >= super::MATE_BOUND || l.value.abs() >= super::MATE_BOUND {
+                    f64::from(u8::from(l.value == best))
+                } else {
+                    (f64::from(l.value - best) / f64::from(h.temperature)).exp()
+                }
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut x = rng.unit() * total;
+        let mut pick = 0;
+        for (i, w) in weights.iter().enumerate() {
+            if x < *w {
+                pick = i;
+                break;
+            }
+            x -= w;
+        }
+        if pick > 0 {
+            let line = result.lines[pick].clone();
+            result.turn = searcher.complete_turn(pos, &line.pv, stop);
+            result.score = line.score;
+            result.pv = line.pv;
+        }
+    }
+    result
+}
+
+/// `random` or `greedy`: a mate in this turn if the finder sees one,
+/// otherwise a random turn or the best-material turn.
+fn baseline_turn(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    stop: &Arc<AtomicBool>,
+    rng: &mut Rng,
+    greedy: bool,
+) -> SearchResult {
+    let mut result = SearchResult::default();
+    if legal_moves(pos).is_empty() {
+        return result;
+    }
+    let budget = MateBudget::nodes(limits.root_mate_nodes.unwrap_or(super::ROOT_MATE_NODES));
+    let found = mate_in_this_turn(pos, budget, Some(stop), searcher.mate_table());
+    result.nodes = found.nodes;
+    if let MateFound::Mate(line) = found.found {
+        result.score = super::Score::Mate(1);
+        result.pv = line.clone();
+        result.turn = line;
+        return result;
+    }
+    result.turn = if greedy {
+        let mut g = Greedy {
+            us: pos.side_to_move(),
+            nodes: 0,
+            budget: limits.nodes.unwrap_or(GREEDY_NODES).min(GREEDY_NODES),
+            stop,
+            rng,
+            seen: rustc_hash::FxHashSet::default(),
+        };
+        let mut line = Vec::new();
+        let mut best = (i32::MIN, Vec::new());
+        g.dfs(pos, &mut line, &mut best);
+        result.nodes += g.nodes;
+        best.1
+    } else {
+        random_turn(pos, rng)
+    };
+    result.pv = result.turn.clone();
+    result
+}
+
+/// Moves `greedy` may look at per turn.
+const GREEDY_NODES: u64 = 200_000;
+
+/// A random legal turn: random moves until the turn ends (or no move is left).
+pub fn random_turn(pos: &Position, rng: &mut Rng) -> Vec<Move> {
+    let mut p = pos.clone();
+    let mut turn = Vec::new();
+    loop {
+        let moves = legal_moves(&p);
+        if moves.is_empty() {
+            return turn;
+        }
+        let mv = moves.as_slice()[rng.below(moves.len())];
+        turn.push(mv);
+        if p.play(mv).turn_ended {
+            return turn;
+        }
+    }
+}
+
+/// The greedy baseline's search: every sequence of the rest of the turn
+/// (each position inside the turn once), captures first, keeping the one
+/// that ends with the best material balance for `us`.
+struct Greedy<'a> {
+    us: crate::chess::Color,
+    nodes: u64,
+    budget: u64,
+    stop: &'a AtomicBool,
+    rng: &'a mut Rng,
+    seen: rustc_hash::FxHashSet<u64>,
+}
+
+impl Greedy<'_> {
+    fn dfs(&mut self, pos: &Position, line: &mut Vec<Move>, best: &mut (i32, Vec<Move>)) {
+        let moves = legal_moves(pos);
+        if moves.is_empty() {
+            // Stuck inside the turn: a draw, valued as even material.
+            self.offer(0, line, best);
+            return;
+        }
+        let mut order: Vec<(i32, u64, Move)> = moves
+            .iter()
+            .map(|&mv| {
+                let gain = pos
+                    .piece_at(mv.to())
+                    .map_or(0, |p| super::eval::VALUES[p.role.index()]);
+                (-gain, self.rng.next_u64(), mv)
+            })
+            .collect();
+        order.sort_unstable_by_key(|o| (o.0, o.1));
+        for (_, _, mv) in order {
+            if self.nodes >= self.budget
+                || (self.nodes.is_multiple_of(1024) && self.stop.load(Ordering::Relaxed))
+            {
+                if best.1.is_empty() {
+                    // Out of budget before any full turn: finish this one.
+                    let mut p = pos.clone();
+                    let mut rest = line.clone();
+                    rest.extend(random_turn_from(&mut p, mv));
+                    let v = balance(&p, self.us);
+                    self.offer(v, &rest, best);
+                }
+                return;
+            }
+            self.nodes += 1;
+            let mut child = pos.clone();
+            let effect = child.play(mv);
+            line.push(mv);
+            if effect.turn_ended {
+                let v = balance(&child, self.us);
+                self.offer(v, line, best);
+            } else if self.seen.insert(child.key()) {
+                self.dfs(&child, line, best);
+            }
+            line.pop();
+        }
+    }
+
+    fn offer(&mut self, value: i32, line: &[Move], best: &mut (i32, Vec<Move>)) {
+        if value > best.0 {
+            *best = (value, line.to_vec());
+        }
+    }
+}
+
+/// Plays `first`, then the first legal move until the turn ends.
+fn random_turn_from(p: &mut Position, first: Move) -> Vec<Move> {
+    let mut turn = vec![first];
+    if p.play(first).turn_ended {
+        return turn;
+    }
+    loop {
+        let moves = legal_moves(p);
+        let Some(&mv) = moves.as_slice().first() else {
+            return turn;
+        };
+        turn.push(mv);
+        if p.play(mv).turn_ended {
+            return turn;
+        }
+    }
+}
+
+fn balance(pos: &Position, us: crate::chess::Color) -> i32 {
+    material(pos, us) - material(pos, us.other())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Rules, fen};
+
+    fn is_legal_turn(pos: &Position, turn: &[Move]) -> bool {
+        let mut p = pos.clone();
+        for (i, &mv) in turn.iter().enumerate() {
+            if !legal_moves(&p).contains(mv) {
+                return false;
+            }
+            if p.play(mv).turn_ended {
+                return i + 1 == turn.len();
+            }
+        }
+        legal_moves(&p).is_empty()
+    }
+
+    fn styles() -> Vec<Style> {
+        let mut v = vec![
+            Style {
+                baseline: Baseline::Random,
+                ..Style::default()
+            },
+            Style {
+                baseline: Baseline::Greedy,
+                ..Style::default()
+            },
+        ];
+        for (_, skill) in LEVELS {
+            v.push(Style {
+                skill,
+                ..Style::default()
+            });
+        }
+        v
+    }
+
+    fn play_with(pos: &Position, style: Style, depth: u32) -> SearchResult {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        play(&mut Searcher::new(4), pos, &limits, style, &stop, |_| {})
+    }
+
+    #[test]
+    fn every_player_makes_legal_turns() {
+        let pos = fen::parse(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 5",
+            Rules::Italian,
+        )
+        .unwrap();
+        for style in styles() {
+            for seed in 0..3 {
+                let r = play_with(&pos, Style { seed, ..style }, 3);
+                assert!(is_legal_turn(&pos, &r.turn), "{style:?}: {:?}", r.turn);
+                assert!(!r.turn.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn every_player_plays_a_mate_in_this_turn() {
+        for (text, rules) in [
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Italian),
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Scottish),
+            ("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 4", Rules::Italian),
+        ] {
+            let pos = fen::parse(text, rules).unwrap();
+            for style in styles() {
+                let r = play_with(&pos, style, 2);
+                assert!(
+                    crate::mate::is_mating_line(&pos, &r.turn),
+                    "{text} {style:?}: {:?}",
+                    r.turn
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_takes_a_hanging_queen() {
+        let pos = fen::parse("4k3/8/8/3q4/8/8/8/R3K3 w - - 0 3", Rules::Italian).unwrap();
+        let style = Style {
+            baseline: Baseline::Greedy,
+            ..Style::default()
+        };
+        let r = play_with(&pos, style, 1);
+        let mut p = pos.clone();
+        for &mv in &r.turn {
+            p.play(mv);
+        }
+        assert!(
+            p.pieces(crate::chess::Color::Black, crate::chess::Role::Queen)
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn levels_and_elo_map_to_skills() {
+        assert_eq!(level_skill("novice"), Some(0));
+        assert_eq!(level_skill("Club"), Some(16));
+        assert_eq!(skill_from_elo(MIN_ELO), 0);
+        assert_eq!(skill_from_elo(MAX_ELO), MAX_SKILL);
+        assert!(handicap(MAX_SKILL).is_none());
+        let (a, b) = (handicap(0).unwrap(), handicap(16).unwrap());
+        assert!(a.max_nodes < b.max_nodes && a.root_mate_nodes < b.root_mate_nodes);
+    }
+}
