@@ -537,11 +537,10 @@ impl<'a> Worker<'a> {
     fn filler_move(&mut self, pos: &Position, moves: &crate::chess::MoveList) -> Move {
         let hurry = self.shared.stop.load(Ordering::Relaxed) || self.aborted;
         self.aborted = false;
-        let (depth, nodes) = if hurry {
-            (1, PROTECTED_NODES / 8)
-        } else {
-            ((pos.moves_left() as i32 + 1).min(3), PROTECTED_NODES)
-        };
+        if hurry {
+            return self.quick_move(pos, moves);
+        }
+        let (depth, nodes) = ((pos.moves_left() as i32 + 1).min(3), PROTECTED_NODES);
         self.protected_until = self.nodes + nodes;
         self.alphabeta(pos, depth, 0, -INFINITY, INFINITY);
         let searched = !self.aborted;
@@ -555,6 +554,27 @@ impl<'a> Worker<'a> {
             _ if moves.contains(mv) => mv,
             _ => moves.as_slice()[0],
         }
+    }
+
+    /// A move chosen without searching, for a turn that must be finished at
+    /// once after `stop` (a search there, with its mate checks, could take
+    /// longer than the 50 ms `stop` allows): the table's move if it has one,
+    /// else the most valuable capture, else the first legal move.
+    fn quick_move(&self, pos: &Position, moves: &crate::chess::MoveList) -> Move {
+        if let Some(e) = self
+            .shared
+            .tt
+            .probe(pos.key())
+            .filter(|e| moves.contains(e.mv))
+        {
+            return e.mv;
+        }
+        let value = |mv: Move| pos.piece_at(mv.to()).map_or(0, |p| p.role.index() + 1);
+        moves
+            .iter()
+            .copied()
+            .max_by_key(|&mv| value(mv))
+            .unwrap_or(Move::NULL)
     }
 
     /// Counts a node and tells whether the search must end now.
