@@ -371,19 +371,7 @@ fn balance(pos: &Position, us: crate::chess::Color) -> i32 {
 mod tests {
     use super::*;
     use crate::chess::{Rules, fen};
-
-    fn is_legal_turn(pos: &Position, turn: &[Move]) -> bool {
-        let mut p = pos.clone();
-        for (i, &mv) in turn.iter().enumerate() {
-            if !legal_moves(&p).contains(mv) {
-                return false;
-            }
-            if p.play(mv).turn_ended {
-                return i + 1 == turn.len();
-            }
-        }
-        legal_moves(&p).is_empty()
-    }
+    use crate::search::tests::is_legal_turn;
 
     fn styles() -> Vec<Style> {
         let mut v = vec![

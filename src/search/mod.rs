@@ -907,7 +907,8 @@ mod tests {
         }
     }
 
-    fn is_legal_turn(pos: &Position, turn: &[Move]) -> bool {
+    /// Is `turn` a whole legal turn from `pos` (or one cut short by having no move left)?
+    pub(super) fn is_legal_turn(pos: &Position, turn: &[Move]) -> bool {
         let mut p = pos.clone();
         for (i, &mv) in turn.iter().enumerate() {
             if !legal_moves(&p).contains(mv) {
