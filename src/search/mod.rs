@@ -39,6 +39,12 @@ const MAX_QPLY: i32 = 6;
 /// Nodes that depth 1 may use whatever the limits (a legal, sensible turn
 /// even when stopped at once), and that a filler move may use.
 const PROTECTED_NODES: u64 = 20_000;
+
+/// How many nodes (the mate checks' included) pass between two looks at the
+/// flags and the clock. A node with its evaluation costs tens of
+/// microseconds, so polling is cheap next to it, and 64 nodes keep `stop`
+/// well inside its 50 ms.
+const POLL_NODES: u64 = 64;
 /// Default budget of the root mate check, in mate-finder nodes.
 pub const ROOT_MATE_NODES: u64 = 400_000;
 /// Default budget of the mate check made at each turn start inside the tree
@@ -289,6 +295,8 @@ struct Worker<'a> {
     unreported: u64,
     /// Nodes since the flags and the clock were last looked at.
     since_poll: u64,
+    /// The hard time limit has passed (seen at the last poll).
+    out_of_time: bool,
     seldepth: usize,
     /// Set once a limit or `stop` ends the search; results after it are void.
     aborted: bool,
@@ -323,6 +331,7 @@ impl<'a> Worker<'a> {
             nodes: 0,
             unreported: 0,
             since_poll: 0,
+            out_of_time: false,
             seldepth: 0,
             aborted: false,
             protected_until: 0,
@@ -577,7 +586,9 @@ impl<'a> Worker<'a> {
             .unwrap_or(Move::NULL)
     }
 
-    /// Counts a node and tells whether the search must end now.
+    /// Counts a node and tells whether the search must end now. `stop` ends
+    /// it at once; the node and time limits wait for the protected nodes
+    /// (a sensible turn even with almost no time).
     #[inline]
     fn should_stop(&mut self) -> bool {
         self.nodes += 1;
@@ -585,19 +596,25 @@ impl<'a> Worker<'a> {
         if self.aborted {
             return true;
         }
-        if self.nodes < self.protected_until {
-            return false;
-        }
-        if self.nodes >= self.node_limit || self.nodes.is_multiple_of(1024) && self.poll() {
+        self.since_poll += 1;
+        if self.since_poll >= POLL_NODES && self.poll() {
+            self.aborted = true;
+        } else if self.nodes >= self.protected_until
+            && (self.nodes >= self.node_limit || self.out_of_time)
+        {
             self.aborted = true;
         }
         self.aborted
     }
 
-    /// Looks at the flags and the clock (every 1024 nodes, and after every
-    /// mate check, whose nodes cost as much as the search's own).
+    /// Looks at the flags and the clock (every [`POLL_NODES`] nodes, counting
+    /// the mate checks' nodes, which cost as much as the search's own; a
+    /// test on `nodes` alone skipped polls whenever a check's count jumped
+    /// over a multiple). True when `stop` (or, in a helper, the main
+    /// thread's halt) says to end now.
     fn poll(&mut self) -> bool {
         self.since_poll = 0;
+        self.out_of_time |= self.hard.is_some_and(|h| self.start.elapsed() >= h);
         if self.id > 0 {
             self.shared
                 .helper_nodes
@@ -608,7 +625,6 @@ impl<'a> Worker<'a> {
             }
         }
         self.shared.stop.load(Ordering::Relaxed)
-            || self.hard.is_some_and(|h| self.start.elapsed() >= h)
     }
 
     /// The score of a position with no legal move, or of a drawn one.
@@ -747,7 +763,10 @@ impl<'a> Worker<'a> {
                     MateFound::Mate(line) => line.len().min(255),
                     _ => 0, // none, or not proved within the budget
                 };
-                slot.store(key & !0xff | len as u64, Ordering::Relaxed);
+                if !self.shared.stop.load(Ordering::Relaxed) {
+                    // (A check cut short by `stop` proves nothing.)
+                    slot.store(key & !0xff | len as u64, Ordering::Relaxed);
+                }
                 len
             };
             if len > 0 {
