@@ -597,13 +597,10 @@ impl<'a> Worker<'a> {
             return true;
         }
         self.since_poll += 1;
-        if self.since_poll >= POLL_NODES && self.poll() {
-            self.aborted = true;
-        } else if self.nodes >= self.protected_until
-            && (self.nodes >= self.node_limit || self.out_of_time)
-        {
-            self.aborted = true;
-        }
+        let stopped = self.since_poll >= POLL_NODES && self.poll();
+        let limited = self.nodes >= self.protected_until
+            && (self.nodes >= self.node_limit || self.out_of_time);
+        self.aborted = stopped || limited;
         self.aborted
     }
 
