@@ -5,5 +5,6 @@ pub mod chess;
 pub mod cli;
 pub mod linear;
 pub mod mate;
+pub mod memory;
 pub mod protocol;
 pub mod search;

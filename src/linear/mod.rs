@@ -25,6 +25,7 @@ mod perft;
 mod position;
 mod search;
 mod square;
+mod table;
 
 use std::fmt;
 

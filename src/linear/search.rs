@@ -15,6 +15,7 @@ use super::movegen::Moves;
 use super::notation::Move;
 use super::position::{GameResult, Position, Status, path, splitmix};
 use super::square::SquareSet;
+use super::table::{Bound, Entry, Table};
 
 /// Base of a finished game's score.
 const WIN: i32 = 1_000_000;
@@ -135,30 +136,10 @@ pub fn search(
     Searcher::new(16).search(pos, limits, stop, info)
 }
 
-/// How a table score relates to the true score.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Bound {
-    #[default]
-    Exact,
-    /// The true score is at least this.
-    Lower,
-    /// The true score is at most this.
-    Upper,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u64,
-    score: i32,
-    depth: u8,
-    bound: Bound,
-    best: Option<Move>,
-}
-
 /// A search with its transposition table and move-ordering history, kept
 /// between searches of one game.
 pub struct Searcher {
-    table: Vec<Entry>,
+    table: Table,
     /// Cutoff counts per (from, to) square pair.
     history: Vec<i32>,
 }
@@ -166,17 +147,15 @@ pub struct Searcher {
 impl Searcher {
     /// A searcher with a table of about `hash_mb` MiB (at least 1).
     pub fn new(hash_mb: usize) -> Searcher {
-        let wanted = hash_mb.max(1) * (1 << 20) / size_of::<Entry>();
-        let entries = 1usize << wanted.ilog2();
         Searcher {
-            table: vec![Entry::default(); entries],
+            table: Table::new(hash_mb),
             history: vec![0; 256 * 256],
         }
     }
 
     /// Forgets everything learnt (for a new game).
     pub fn clear(&mut self) {
-        self.table.fill(Entry::default());
+        self.table.clear();
         self.history.fill(0);
     }
 
@@ -215,7 +194,7 @@ impl Searcher {
 
 /// The state of one search.
 struct Run<'a> {
-    table: &'a mut [Entry],
+    table: &'a mut Table,
     history: &'a mut [i32],
     stop: &'a AtomicBool,
     start: Instant,
@@ -546,23 +525,18 @@ impl Run<'_> {
     }
 
     fn probe(&self, key: u64) -> Option<Entry> {
-        let entry = self.table[key as usize & (self.table.len() - 1)];
-        (entry.key == key).then_some(entry)
+        self.table.probe(key)
     }
 
     /// Always replaces, except a deeper entry of the same position.
     fn store(&mut self, key: u64, score: i32, depth: i32, bound: Bound, best: Move) {
-        let slot = &mut self.table[key as usize & (self.table.len() - 1)];
-        let depth = depth.clamp(0, 255) as u8;
-        if slot.key != key || depth >= slot.depth {
-            *slot = Entry {
-                key,
-                score,
-                depth,
-                bound,
-                best: Some(best),
-            };
-        }
+        let entry = Entry {
+            score,
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            best: Some(best),
+        };
+        self.table.store(key, entry);
     }
 
     /// The table's best moves from `pos`, checked for legality.

@@ -31,7 +31,7 @@ impl MateTable {
             wanted.next_power_of_two() / 2
         }
         .max(1);
-        let slots = (0..buckets * BUCKET).map(|_| AtomicU64::new(0)).collect();
+        let slots = crate::memory::zeroed_atomics(buckets * BUCKET);
         MateTable {
             slots,
             mask: buckets - 1,

@@ -158,7 +158,7 @@ pub struct Searcher {
     mate: MateTable,
     /// Turn-start verdicts of the tree's mate checks: the key's high bits
     /// and, in the low byte, the mating line's length (0: none found).
-    mate_cache: Vec<AtomicU64>,
+    mate_cache: Box<[AtomicU64]>,
 }
 
 impl Searcher {
@@ -167,7 +167,7 @@ impl Searcher {
         Searcher {
             tt: Tt::new(hash_mib),
             mate: MateTable::new(MATE_TABLE_MB),
-            mate_cache: (0..MATE_CACHE_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+            mate_cache: crate::memory::zeroed_atomics(MATE_CACHE_SLOTS),
         }
     }
 
@@ -179,11 +179,11 @@ impl Searcher {
 
     /// Empties the tables (a new game, or `Clear Hash`).
     pub fn clear(&mut self) {
+        // Fresh allocations rather than zeros written over the old ones:
+        // pages no search uses stay unmapped.
         self.tt.clear();
-        self.mate.clear();
-        for c in &self.mate_cache {
-            c.store(0, Ordering::Relaxed);
-        }
+        self.mate = MateTable::new(MATE_TABLE_MB);
+        self.mate_cache = crate::memory::zeroed_atomics(MATE_CACHE_SLOTS);
     }
 
     /// The mate finder's table (for `go mate` and the baselines).

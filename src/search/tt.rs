@@ -56,57 +56,52 @@ impl Entry {
     }
 }
 
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
-/// A fixed-size table of entries, one per slot, replaced by depth.
+/// A fixed-size table of entries, one per slot, replaced by depth. Slot `i`
+/// is the pair of words `2i` (the key XOR the data) and `2i + 1` (the data).
 pub struct Tt {
-    slots: Vec<Slot>,
+    words: Box<[AtomicU64]>,
+    /// Slot-index mask (the number of slots is a power of two).
+    mask: usize,
 }
 
 impl Tt {
     /// A table of about `mib` MiB (rounded down to a power of two of slots).
     pub fn new(mib: usize) -> Tt {
-        let wanted = (mib.max(1) << 20) / std::mem::size_of::<Slot>();
+        let wanted = (mib.max(1) << 20) / 16;
         let n = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
         Tt {
-            slots: (0..n)
-                .map(|_| Slot {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                })
-                .collect(),
+            words: crate::memory::zeroed_atomics(2 * n),
+            mask: n - 1,
         }
     }
 
     /// Forgets everything.
-    pub fn clear(&self) {
-        for s in &self.slots {
-            s.check.store(0, Ordering::Relaxed);
-            s.data.store(0, Ordering::Relaxed);
-        }
+    pub fn clear(&mut self) {
+        // A fresh allocation rather than writing zeros: pages the search
+        // never used stay unmapped.
+        *self = Tt::new(self.words.len() * 8 >> 20);
     }
 
+    /// The (check, data) words of `key`'s slot.
     #[inline]
-    fn slot(&self, key: u64) -> &Slot {
-        &self.slots[(key as usize) & (self.slots.len() - 1)]
+    fn slot(&self, key: u64) -> (&AtomicU64, &AtomicU64) {
+        let i = 2 * ((key as usize) & self.mask);
+        (&self.words[i], &self.words[i + 1])
     }
 
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let s = self.slot(key);
-        let data = s.data.load(Ordering::Relaxed);
-        let check = s.check.load(Ordering::Relaxed);
+        let (check, data) = self.slot(key);
+        let data = data.load(Ordering::Relaxed);
+        let check = check.load(Ordering::Relaxed);
         (data != 0 && check ^ data == key).then(|| Entry::unpack(key, data))
     }
 
     /// Stores a result; a deeper result for the same position is kept.
     #[inline]
     pub fn store(&self, entry: Entry) {
-        let s = self.slot(entry.key);
+        let (check, slot_data) = self.slot(entry.key);
         let old = self.probe(entry.key);
         let mut entry = entry;
         if let Some(old) = old {
@@ -118,16 +113,15 @@ impl Tt {
             }
         }
         let data = entry.pack();
-        s.data.store(data, Ordering::Relaxed);
-        s.check.store(entry.key ^ data, Ordering::Relaxed);
+        slot_data.store(data, Ordering::Relaxed);
+        check.store(entry.key ^ data, Ordering::Relaxed);
     }
 
     /// How full the table is, in permille (sampled on the first 1000 slots).
     pub fn hashfull(&self) -> u32 {
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
-            .iter()
-            .filter(|s| s.data.load(Ordering::Relaxed) != 0)
+        let sample = (self.mask + 1).min(1000);
+        let used = (0..sample)
+            .filter(|&i| self.words[2 * i + 1].load(Ordering::Relaxed) != 0)
             .count();
         (used * 1000 / sample.max(1)) as u32
     }
@@ -139,7 +133,7 @@ mod tests {
 
     #[test]
     fn stores_and_probes() {
-        let tt = Tt::new(1);
+        let mut tt = Tt::new(1);
         assert!(tt.probe(42).is_none());
         tt.store(Entry {
             key: 42,

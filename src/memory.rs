@@ -1,0 +1,54 @@
+//! Memory for the big tables (the hash tables of the searches).
+//!
+//! A table is allocated zero-filled through the allocator's zeroed path:
+//! fresh pages from the OS that are mapped only when first written. A large
+//! `Hash` then costs nothing until the search fills it, and `quit` is not
+//! slowed by the kernel tearing down pages that were never used (writing
+//! the zeros ourselves made a 1 GiB table take half a second to exit).
+//! Transparent huge pages were tried and dropped: the kernel's compaction
+//! stalls on first touch delayed `stop` by up to 180 ms.
+
+use std::sync::atomic::AtomicU64;
+
+// The cast below relies on this.
+const _: () = assert!(
+    size_of::<AtomicU64>() == size_of::<u64>() && align_of::<AtomicU64>() == align_of::<u64>()
+);
+
+/// `len` words, all zero, in lazily mapped memory.
+pub fn zeroed_words(len: usize) -> Vec<u64> {
+    // `vec![0; n]` takes the allocator's zeroed path (calloc), with
+    // capacity exactly `len`.
+    vec![0u64; len]
+}
+
+/// `len` atomics, all zero, in lazily mapped memory.
+pub fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
+    let mut zeros = std::mem::ManuallyDrop::new(zeroed_words(len));
+    let (ptr, len, capacity) = (zeros.as_mut_ptr(), zeros.len(), zeros.capacity());
+    // SAFETY: the buffer came from a `Vec<u64>` of this length and capacity,
+    // `AtomicU64` has the size and alignment of `u64` (asserted above), and
+    // an all-zero `u64` is a valid `AtomicU64`. `ManuallyDrop` keeps the
+    // original vector from freeing the buffer.
+    let table = unsafe { Vec::from_raw_parts(ptr.cast::<AtomicU64>(), len, capacity) };
+    table.into_boxed_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn tables_are_zero_and_writable() {
+        for len in [0, 1, 1000, 1 << 20] {
+            let table = zeroed_atomics(len);
+            assert_eq!(table.len(), len);
+            assert!(table.iter().all(|x| x.load(Ordering::Relaxed) == 0));
+            if let Some(last) = table.last() {
+                last.store(7, Ordering::Relaxed);
+                assert_eq!(last.load(Ordering::Relaxed), 7);
+            }
+        }
+    }
+}
