@@ -79,7 +79,7 @@ impl Tt {
     pub fn clear(&mut self) {
         // A fresh allocation rather than writing zeros: pages the search
         // never used stay unmapped.
-        *self = Tt::new(self.words.len() * 8 >> 20);
+        self.words = crate::memory::zeroed_atomics(self.words.len());
     }
 
     /// The (check, data) words of `key`'s slot.
