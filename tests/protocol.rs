@@ -9,7 +9,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(10);
+const TIMEOUT: Duration = Duration::from_secs(30);
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// The tests take turns: latencies are measured without other engines
@@ -384,7 +384,7 @@ fn fixed_depth_is_deterministic() {
     for _ in 0..2 {
         let mut e = Engine::start();
         e.send("position startpos moves e2e4 e7e5 d7d5");
-        e.send("go depth 4");
+        e.send("go depth 3");
         let lines = e.until("bestmove");
         let last_info = lines[lines.len() - 2].clone();
         let nodes = last_info

@@ -11,10 +11,12 @@
 
 use super::eval::material;
 use super::mate::{MateBudget, MateFound, mate_in_this_turn};
+use super::safety::{self, SafetyBudget, Verdict};
 use super::{Limits, SearchInfo, SearchResult, Searcher};
 use crate::chess::{Move, Position, legal_moves};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// The highest `Skill Level` (full strength).
 pub const MAX_SKILL: u32 = 20;
@@ -105,6 +107,8 @@ pub struct Handicap {
     pub max_nodes: u64,
     pub root_mate_nodes: u64,
     pub tree_mate_nodes: u64,
+    /// Mate-finder nodes per turn checked by the safety net.
+    pub safety_nodes: u64,
     /// Lines to choose from, and the temperature in centipawns.
     pub multipv: usize,
     pub temperature: i32,
@@ -121,6 +125,7 @@ pub fn handicap(skill: u32) -> Option<Handicap> {
         max_nodes: 3_000 * (1u64 << (s / 2)),
         root_mate_nodes: 500 * (1u64 << (s / 2)),
         tree_mate_nodes: 40 * (1 + s * s),
+        safety_nodes: 2_000 * (1u64 << (s / 2)),
         multipv: 4,
         temperature: 20 + (MAX_SKILL - skill) as i32 * 12,
     })
@@ -171,9 +176,69 @@ pub fn play(
         Baseline::Greedy => return baseline_turn(searcher, pos, limits, stop, &mut rng, true),
         Baseline::None => {}
     }
-    let Some(h) = handicap(style.skill) else {
-        return searcher.search(pos, limits, stop, on_info);
+    let started = Instant::now();
+    let mut result = match handicap(style.skill) {
+        None => searcher.search(pos, limits, stop, on_info),
+        Some(h) => weakened(searcher, pos, limits, h, stop, &mut rng, on_info),
     };
+    let safety_nodes = match handicap(style.skill) {
+        None => limits.safety_nodes.unwrap_or(super::SAFETY_NODES),
+        Some(h) => h.safety_nodes.min(limits.safety_nodes.unwrap_or(u64::MAX)),
+    };
+    if safety_nodes > 0 && !matches!(result.score, super::Score::Mate(1)) && !result.turn.is_empty()
+    {
+        make_safe(
+            searcher,
+            pos,
+            limits,
+            safety_nodes,
+            started,
+            stop,
+            &mut result,
+        );
+    }
+    result
+}
+
+/// Runs the safety net ([`super::safety`]) on the chosen turn; the search
+/// left it the rest of the time budget.
+fn make_safe(
+    searcher: &Searcher,
+    pos: &Position,
+    limits: &Limits,
+    nodes_per_check: u64,
+    started: Instant,
+    stop: &Arc<AtomicBool>,
+    result: &mut SearchResult,
+) {
+    let budget = SafetyBudget {
+        nodes_per_check,
+        deadline: super::time::budget(limits).hard.map(|h| started + h),
+    };
+    let outcome = safety::secure(pos, &result.turn, budget, stop, searcher.mate_table());
+    result.nodes += outcome.nodes;
+    match outcome.verdict {
+        Verdict::Safe => {}
+        Verdict::Replaced { turn, score } => {
+            result.turn = turn.clone();
+            result.pv = turn;
+            result.score = super::Score::Cp(score);
+        }
+        Verdict::Lost => result.score = super::Score::Mate(-1),
+    }
+}
+
+/// The search below full strength: bounded, and a turn chosen among the best
+/// lines with a temperature.
+fn weakened(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    h: Handicap,
+    stop: &Arc<AtomicBool>,
+    rng: &mut Rng,
+    on_info: impl FnMut(&SearchInfo),
+) -> SearchResult {
     let mut weak = limits.clone();
     weak.depth = Some(limits.depth.unwrap_or(h.max_depth).min(h.max_depth));
     weak.nodes = Some(limits.nodes.unwrap_or(h.max_nodes).min(h.max_nodes));

@@ -13,6 +13,7 @@ pub mod eval;
 pub mod levels;
 pub mod mate;
 mod ordering;
+pub mod safety;
 pub mod time;
 pub mod tt;
 
@@ -47,6 +48,12 @@ const PROTECTED_NODES: u64 = 20_000;
 const POLL_NODES: u64 = 64;
 /// Default budget of the root mate check, in mate-finder nodes.
 pub const ROOT_MATE_NODES: u64 = 400_000;
+/// Default budget of the safety net's check of a turn (does the opponent
+/// mate after it?), in mate-finder nodes.
+pub const SAFETY_NODES: u64 = 100_000;
+/// Part of the time budget the search uses when the safety net runs after
+/// it, in percent.
+const SEARCH_TIME_SHARE: u32 = 60;
 /// Default budget of the mate check made at each turn start inside the tree
 /// (does the side to move mate in its turn? then the previous turn lost).
 pub const TREE_MATE_NODES: u64 = 1_000;
@@ -87,6 +94,10 @@ pub struct Limits {
     pub root_mate_nodes: Option<u64>,
     /// Budget of the mate check at turn starts in the tree ([`TREE_MATE_NODES`] if `None`).
     pub tree_mate_nodes: Option<u64>,
+    /// Mate-finder nodes per turn the root safety net checks
+    /// ([`SAFETY_NODES`] if `None`, 0: no safety net, and the search keeps
+    /// the whole time budget).
+    pub safety_nodes: Option<u64>,
 }
 
 /// A score for the side to move at the root.
@@ -317,12 +328,16 @@ impl<'a> Worker<'a> {
     fn new(shared: &'a Shared<'a>, limits: &Limits, id: usize) -> Worker<'a> {
         let budget = time::budget(limits);
         let unlimited = limits.infinite;
+        let share = |t: Duration| match limits.safety_nodes {
+            Some(0) => t,
+            _ => t * SEARCH_TIME_SHARE / 100,
+        };
         Worker {
             shared,
             id,
             start: Instant::now(),
-            soft: budget.soft,
-            hard: budget.hard,
+            soft: budget.soft.map(share),
+            hard: budget.hard.map(share),
             node_limit: if unlimited || id > 0 {
                 u64::MAX
             } else {
