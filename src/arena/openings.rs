@@ -9,6 +9,8 @@
 
 use crate::chess::status::status;
 use crate::chess::{Move, Position, Rules, START_FEN, fen, legal_moves, notation};
+use crate::mate::MateTable;
+use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
@@ -97,9 +99,16 @@ pub fn read_openings(path: &str, rules: Rules) -> Result<Vec<Opening>, String> {
     Ok(out)
 }
 
+/// Mate-finder nodes spent per random opening on "does the side to move
+/// mate at once?" (short mates, the ones random play leaves, are found
+/// within it).
+const OPENING_MATE_NODES: u64 = 50_000;
+
 /// Random legal play of the first `turns` turns from the start position,
 /// each move drawn uniformly from the legal moves. Lines that end the game
-/// (or get stuck) on the way are drawn again.
+/// (or get stuck) on the way are drawn again, and so are lines after which
+/// the side to move mates in its turn: such an opening decides the game
+/// before the engines play, and only adds noise to a match.
 pub fn random_opening(rules: Rules, turns: u32, rng: &mut StdRng) -> Opening {
     let root = Position::startpos(rules);
     'again: loop {
@@ -114,10 +123,20 @@ pub fn random_opening(rules: Rules, turns: u32, rng: &mut StdRng) -> Opening {
             moves.push(mv);
             done += pos.play(mv).turn_ended as u32;
         }
-        if !status(&pos).is_over() {
+        if !status(&pos).is_over() && !mates_at_once(&pos) {
             return Opening { root, moves };
         }
     }
+}
+
+/// Does the side to move mate in this turn (as far as a small budget sees)?
+fn mates_at_once(pos: &Position) -> bool {
+    let table = MateTable::new(1);
+    let budget = MateBudget::nodes(OPENING_MATE_NODES);
+    matches!(
+        mate_in_this_turn(pos, budget, None, &table).found,
+        MateFound::Mate(_)
+    )
 }
 
 /// The root FEN, for PGN tags and `position` commands.
@@ -172,6 +191,18 @@ mod tests {
             assert_eq!(x, y);
             assert_eq!(x.moves.len(), 6); // turns of 1, 2 and 3 moves
             assert_eq!(x.position().turn_length(), 4);
+        }
+    }
+
+    #[test]
+    fn random_openings_leave_no_mate_at_once() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let table = MateTable::new(16);
+        for _ in 0..20 {
+            let pos = random_opening(Rules::Italian, 2, &mut rng).position();
+            // Three moves to play: a search twenty times larger is exhaustive.
+            let found = mate_in_this_turn(&pos, MateBudget::nodes(1_000_000), None, &table).found;
+            assert_eq!(found, MateFound::NoMate, "{}", fen::to_fen(&pos));
         }
     }
 }

@@ -123,11 +123,11 @@ pub fn handicap(skill: u32) -> Option<Handicap> {
     Some(Handicap {
         max_depth: 2 + skill / 4,
         max_nodes: 3_000 * (1u64 << (s / 2)),
-        root_mate_nodes: 500 * (1u64 << (s / 2)),
+        root_mate_nodes: 25_000 * (1u64 << (s / 4)),
         tree_mate_nodes: 40 * (1 + s * s),
-        safety_nodes: 2_000 * (1u64 << (s / 2)),
+        safety_nodes: 12_500 * (1u64 << (s / 4)),
         multipv: 4,
-        temperature: 20 + (MAX_SKILL - skill) as i32 * 12,
+        temperature: 20 + (MAX_SKILL - skill) as i32 * 6,
     })
 }
 
@@ -295,7 +295,15 @@ fn baseline_turn(
     if legal_moves(pos).is_empty() {
         return result;
     }
-    let budget = MateBudget::nodes(limits.root_mate_nodes.unwrap_or(super::ROOT_MATE_NODES));
+    // The baselines keep to the clock too (a forfeit would measure
+    // nothing): half the time for the mate, the rest for the turn.
+    let started = Instant::now();
+    let hard = super::time::budget(limits).hard;
+    let deadline = hard.map(|h| started + h);
+    let budget = MateBudget {
+        nodes: limits.root_mate_nodes.unwrap_or(super::ROOT_MATE_NODES),
+        deadline: hard.map(|h| started + h / 2),
+    };
     let found = mate_in_this_turn(pos, budget, Some(stop), searcher.mate_table());
     result.nodes = found.nodes;
     if let MateFound::Mate(line) = found.found {
@@ -310,6 +318,7 @@ fn baseline_turn(
             nodes: 0,
             budget: limits.nodes.unwrap_or(GREEDY_NODES).min(GREEDY_NODES),
             stop,
+            deadline,
             rng,
             seen: rustc_hash::FxHashSet::default(),
         };
@@ -353,11 +362,16 @@ struct Greedy<'a> {
     nodes: u64,
     budget: u64,
     stop: &'a AtomicBool,
+    deadline: Option<Instant>,
     rng: &'a mut Rng,
     seen: rustc_hash::FxHashSet<u64>,
 }
 
 impl Greedy<'_> {
+    fn out_of_time(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     fn dfs(&mut self, pos: &Position, line: &mut Vec<Move>, best: &mut (i32, Vec<Move>)) {
         let moves = legal_moves(pos);
         if moves.is_empty() {
@@ -376,8 +390,7 @@ impl Greedy<'_> {
             .collect();
         order.sort_unstable_by_key(|o| (o.0, o.1));
         for (_, _, mv) in order {
-            if self.nodes >= self.budget
-                || (self.nodes.is_multiple_of(1024) && self.stop.load(Ordering::Relaxed))
+            if self.nodes >= self.budget || (self.nodes.is_multiple_of(1024) && self.out_of_time())
             {
                 if best.1.is_empty() {
                     // Out of budget before any full turn: finish this one.

@@ -50,7 +50,7 @@ const POLL_NODES: u64 = 64;
 pub const ROOT_MATE_NODES: u64 = 400_000;
 /// Default budget of the safety net's check of a turn (does the opponent
 /// mate after it?), in mate-finder nodes.
-pub const SAFETY_NODES: u64 = 100_000;
+pub const SAFETY_NODES: u64 = 200_000;
 /// Part of the time budget the search uses when the safety net runs after
 /// it, in percent.
 const SEARCH_TIME_SHARE: u32 = 60;
@@ -314,6 +314,9 @@ struct Worker<'a> {
     /// Until the node count reaches this, limits and `stop` are ignored, so
     /// that depth 1 (or a filler move) gets a fair chance to finish.
     protected_until: u64,
+    /// The protection covers the clock too (depth 1 only; a filler search
+    /// obeys the clock, or a long turn's fillers could overrun it).
+    protect_time: bool,
     root_mate_nodes: u64,
     tree_mate_nodes: u64,
     /// Root moves not to search (the lines already found in this iteration).
@@ -350,6 +353,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             aborted: false,
             protected_until: 0,
+            protect_time: false,
             root_mate_nodes: limits.root_mate_nodes.unwrap_or(ROOT_MATE_NODES),
             tree_mate_nodes: limits.tree_mate_nodes.unwrap_or(TREE_MATE_NODES),
             excluded: Vec::new(),
@@ -401,6 +405,7 @@ impl<'a> Worker<'a> {
         for depth in 1..=max_depth {
             if depth == 1 {
                 self.protected_until = self.nodes + PROTECTED_NODES;
+                self.protect_time = true;
             }
             self.seldepth = 0;
             let mut lines: Vec<Line> = Vec::new();
@@ -423,6 +428,7 @@ impl<'a> Worker<'a> {
             }
             self.excluded.clear();
             self.protected_until = 0; // deeper iterations obey every limit
+            self.protect_time = false;
             if self.aborted {
                 if best.is_none() && !self.pv[0].is_empty() {
                     let pv = self.pv[0].clone();
@@ -559,7 +565,7 @@ impl<'a> Worker<'a> {
     /// A move to continue a turn the main search did not see to its end:
     /// a short search that reaches the turn's end when few moves are left.
     fn filler_move(&mut self, pos: &Position, moves: &crate::chess::MoveList) -> Move {
-        let hurry = self.shared.stop.load(Ordering::Relaxed) || self.aborted;
+        let hurry = self.shared.stop.load(Ordering::Relaxed) || self.aborted || self.out_of_time;
         self.aborted = false;
         if hurry {
             return self.quick_move(pos, moves);
@@ -613,8 +619,9 @@ impl<'a> Worker<'a> {
         }
         self.since_poll += 1;
         let stopped = self.since_poll >= POLL_NODES && self.poll();
-        let limited = self.nodes >= self.protected_until
-            && (self.nodes >= self.node_limit || self.out_of_time);
+        let protected = self.nodes < self.protected_until;
+        let limited = !protected && self.nodes >= self.node_limit
+            || (!protected || !self.protect_time) && self.out_of_time;
         self.aborted = stopped || limited;
         self.aborted
     }
