@@ -570,3 +570,71 @@ fn perft_subcommand_errors() {
         ["mates", "positions", "seconds", "sequences", "stalemates"]
     );
 }
+
+/// `crescendo <args>`: exit status, stdout, stderr.
+fn crescendo(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bench_subcommand_signature_is_deterministic_and_the_protocols() {
+    let args = [
+        "bench",
+        "--variant",
+        "linear-progression",
+        "--depth",
+        "3",
+        "--json",
+    ];
+    let runs: Vec<serde_json::Value> = (0..2)
+        .map(|_| {
+            let (code, stdout, stderr) = crescendo(&args);
+            assert_eq!(code, Some(0), "{stderr}");
+            serde_json::from_str(stdout.trim()).unwrap()
+        })
+        .collect();
+    let nodes = runs[0]["nodes"].as_u64().unwrap();
+    assert!(nodes > 0, "{}", runs[0]);
+    assert_eq!(runs[1]["nodes"], nodes);
+    assert_eq!(runs[0]["depth"], 3);
+    assert!(runs[0]["nps"].as_u64().is_some());
+    // One source of truth: the protocol's `bench` gives the same signature.
+    let mut e = Engine::start();
+    e.send("bench 3");
+    let lines = e.until("Nodes/second");
+    assert!(
+        lines.contains(&format!("Nodes searched: {nodes}")),
+        "{nodes}: {lines:?}"
+    );
+    e.quit();
+    // Plain output, and flags that do not apply.
+    let (code, stdout, _) = crescendo(&args[..5]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.starts_with(&format!("Nodes searched: {nodes}\nNodes/second: ")));
+    for bad in [
+        &["bench", "--variant", "linear-progression", "--lp-blockers"][..],
+        &[
+            "bench",
+            "--variant",
+            "linear-progression",
+            "--rules",
+            "scottish",
+        ],
+        &["bench", "--lp-equal-moves"],
+    ] {
+        let (code, stdout, stderr) = crescendo(bad);
+        assert_eq!(code, Some(2), "{bad:?}");
+        assert!(
+            stdout.is_empty() && stderr.starts_with("crescendo: "),
+            "{bad:?}: {stderr}"
+        );
+    }
+}
