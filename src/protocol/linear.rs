@@ -211,7 +211,7 @@ pub fn limits(go: &Go, pos: &Position, move_overhead_ms: u64) -> Limits {
 /// `cp <centi-squares>`, or for a proven result `mate <N>` (win) or
 /// `mate -<N>` (loss), N being the side to move's turns in the pv; a
 /// proven draw is `cp 0`.
-fn score_text(score: Score, pv_len: usize) -> String {
+pub fn score_text(score: Score, pv_len: usize) -> String {
     let own_turns = pv_len.div_ceil(2).max(1);
     match score {
         Score::Eval(cp) => format!("cp {cp}"),
@@ -245,10 +245,16 @@ pub fn info_line(info: &SearchInfo) -> String {
 
 /// The exact result the endgame solver proved, for an `info string`.
 fn solved_text(score: Score) -> Option<String> {
+    proven_text(score).map(|text| format!("info string solved: {text}"))
+}
+
+/// A proven result in words: `draw`, or `the side to move wins by <m>
+/// squares` (or `loses by`); `None` for an estimate.
+pub fn proven_text(score: Score) -> Option<String> {
     match score {
-        Score::Proven(0) => Some("info string solved: draw".to_string()),
+        Score::Proven(0) => Some("draw".to_string()),
         Score::Proven(m) => Some(format!(
-            "info string solved: the side to move {} by {} squares",
+            "the side to move {} by {} squares",
             if m > 0 { "wins" } else { "loses" },
             m.abs()
         )),
