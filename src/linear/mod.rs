@@ -14,6 +14,8 @@
 //!   and [`Position::parse_move`] run a game; [`Move`] prints as `@d4`,
 //!   `d4h8`, `d4h8+a1a5` or `0000`.
 //! - [`perft`] counts move sequences; [`search`] finds a good move.
+//! - [`GameRecord`] is a played game as PGN-like text ([`parse_record`]
+//!   reads it back).
 //!
 //! [`Position::from_str`]: std::str::FromStr::from_str
 
@@ -23,6 +25,7 @@ mod movegen;
 mod notation;
 mod perft;
 mod position;
+mod record;
 mod search;
 mod square;
 
@@ -33,6 +36,7 @@ pub use eval::evaluate;
 pub use notation::Move;
 pub use perft::{PerftResult, perft, perft_divide};
 pub use position::{EndReason, GameResult, Options, Outcome, Position, Status};
+pub use record::{GameRecord, parse_record, result_token};
 pub use search::{Limits, Score, SearchInfo, SearchResult, Searcher, search};
 pub use square::{Colour, Direction, Square, SquareSet};
 
