@@ -652,3 +652,36 @@ fn bad_linear_progression_match_command_lines_fail_clearly() {
     }
     let _ = std::fs::remove_file(&openings);
 }
+
+#[test]
+fn a_linear_progression_match_of_random_movers_replays_legally() {
+    // Random movers answer at once, so many games cover the rules' corners
+    // (passes, blockers, the extra move of equal moves) in little time.
+    for flags in [
+        &["--lp-equal-moves", "--lp-blockers"][..],
+        &["--lp-board", "5x4"],
+    ] {
+        let pgn = temp_pgn("lp-random-movers");
+        let mut args = vec!["--variant", "linear-progression", "--games", "10"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&["--tc", "5+0.05", "--random-openings", "1", "--seed", "4"]);
+        let (out, json) = run_match(&args, &pgn);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert_eq!(json["games"], 10, "{json}");
+        assert_eq!(json["variant"], "linear-progression");
+        let options = linear::Options {
+            board: if flags.contains(&"5x4") { "5x4" } else { "8x8" }
+                .parse()
+                .unwrap(),
+            equal_moves: flags.contains(&"--lp-equal-moves"),
+            blockers: flags.contains(&"--lp-blockers"),
+        };
+        let records = replay_lp_records(&pgn, &options, 10, false);
+        assert!(
+            records.iter().all(|r| r.moves.len() >= 2),
+            "the drops are recorded"
+        );
+        let _ = std::fs::remove_file(&pgn);
+    }
+}
