@@ -338,7 +338,7 @@ fn worker(
         let white = (game % 2) as usize;
         let players = if white == 0 { [a, b] } else { [b, a] };
         let opening = &openings[pair as usize % openings.len()];
-        let mut result = config.variant.play(players, opening, &settings, stop);
+        let mut result = opening.play(players, &settings, stop);
         if let Some(color) = result.faulty {
             // An engine that broke the protocol or hung is replaced.
             let index = if color == Color::White {

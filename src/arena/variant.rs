@@ -38,6 +38,27 @@ pub enum MatchRecord {
     Linear(linear::GameRecord),
 }
 
+impl MatchOpening {
+    /// Plays one game from this opening with its game's referee
+    /// (`engines[0]` has White; both were configured by
+    /// [`MatchVariant::configure`] for this opening's game).
+    pub fn play(
+        &self,
+        engines: [&mut Engine; 2],
+        settings: &GameSettings,
+        stop: &AtomicBool,
+    ) -> GameResult<MatchRecord> {
+        match self {
+            MatchOpening::Progressive(o) => {
+                play_game(engines, o, settings, stop).map_record(MatchRecord::Progressive)
+            }
+            MatchOpening::Linear(o) => {
+                play_linear_game(engines, o, settings, stop).map_record(MatchRecord::Linear)
+            }
+        }
+    }
+}
+
 impl MatchRecord {
     /// Sets the tags (the runner's `Event`, `Round`, `Termination`, ...).
     pub fn set_tags(&mut self, tags: Vec<(String, String)>) {
@@ -163,24 +184,5 @@ impl MatchVariant {
             engine.set_option(name, value)?;
         }
         Ok(!sent.is_empty())
-    }
-
-    /// Plays one game from `opening` (which must be of this variant's game;
-    /// the runner builds both from the same variant).
-    pub fn play(
-        &self,
-        engines: [&mut Engine; 2],
-        opening: &MatchOpening,
-        settings: &GameSettings,
-        stop: &AtomicBool,
-    ) -> GameResult<MatchRecord> {
-        match opening {
-            MatchOpening::Progressive(o) => {
-                play_game(engines, o, settings, stop).map_record(MatchRecord::Progressive)
-            }
-            MatchOpening::Linear(o) => {
-                play_linear_game(engines, o, settings, stop).map_record(MatchRecord::Linear)
-            }
-        }
     }
 }
