@@ -685,3 +685,74 @@ fn a_linear_progression_match_of_random_movers_replays_legally() {
         let _ = std::fs::remove_file(&pgn);
     }
 }
+
+#[test]
+fn a_silent_linear_engine_forfeits_on_time_and_faults_feed_the_sprt() {
+    let (mut w, mut b) = (start(&random_lp(6)), start(&fake("hang")));
+    let settings = GameSettings {
+        time_control: TimeControl::MoveTime(Duration::from_millis(100)),
+        time_margin: Duration::from_millis(50),
+    };
+    let stop = AtomicBool::new(false);
+    let r = play_linear_game(
+        [&mut w, &mut b],
+        &LinearOpening::start(&linear::Options::default()),
+        &settings,
+        &stop,
+    );
+    assert_eq!(r.outcome, Outcome::Win(Color::White));
+    assert_eq!(r.termination, Termination::TimeForfeit);
+    assert_eq!(r.faulty, Some(Color::Black));
+    assert!(
+        r.detail
+            .contains("(Black), turn 2: no answer within 100 ms"),
+        "{}",
+        r.detail
+    );
+    assert_eq!(r.record.moves.len(), 1);
+    w.quit();
+    b.kill();
+
+    // A match against an engine that never moves legally: every game is
+    // lost by `illegal move`, and the SPRT stops the match early.
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--variant", "linear-progression"])
+        .args([
+            "--engine",
+            "cmd=bash",
+            &format!("arg={}", fixture()),
+            "arg=malformed",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={BIN}"),
+            "args=random-engine --seed 3",
+        ])
+        .args([
+            "--games", "200", "--tc", "5+0", "--sprt", "elo0=0", "elo1=10", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let games = json["games"].as_u64().unwrap();
+    assert!((4..200).contains(&games), "{json}");
+    assert_eq!(json["losses"].as_u64(), Some(games), "{json}");
+    assert_eq!(json["terminations"]["illegal move"].as_u64(), Some(games));
+    assert_eq!(json["sprt"]["result"], "H0", "{json}");
+}
+
+/// The random mover, switched to Linear Progression by its options.
+fn random_lp(seed: u64) -> EngineConfig {
+    let mut config = random(seed);
+    config
+        .options
+        .push(("UCI_Variant".into(), "linear-progression".into()));
+    config
+}
