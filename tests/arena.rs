@@ -1,14 +1,17 @@
 //! The match runner against real processes: misbehaving fake engines
 //! (tests/fixtures/fake_engine.sh) lose with the right reason, and a match
 //! between two random movers (`crescendo random-engine`) writes a PGN that
-//! parses back and replays legally to its recorded results.
+//! parses back and replays legally to its recorded results; the same for
+//! Linear Progression (`--variant linear-progression`).
 
 use crescendo::arena::{
-    Engine, EngineConfig, GameSettings, Opening, Outcome, Termination, TimeControl, play_game,
+    Engine, EngineConfig, GameResult, GameSettings, LinearOpening, Opening, Outcome, Termination,
+    TimeControl, play_game, play_linear_game,
 };
 use crescendo::chess::notation::{self, GameRecord};
 use crescendo::chess::status::status_with;
 use crescendo::chess::{Color, Rules};
+use crescendo::linear;
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -410,4 +413,346 @@ fn bad_command_lines_fail_clearly() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.starts_with("crescendo: "), "{stderr}");
     }
+}
+
+// ---------------------------------------------------------------------------
+// Linear Progression matches.
+
+/// A Crescendo engine process switched to Linear Progression by its options
+/// (as `crescendo match` does it), with a small table.
+fn crescendo_lp(name: &str) -> EngineConfig {
+    EngineConfig {
+        name: name.into(),
+        cmd: BIN.into(),
+        options: vec![
+            ("UCI_Variant".into(), "linear-progression".into()),
+            ("Hash".into(), "8".into()),
+        ],
+        ..EngineConfig::default()
+    }
+}
+
+/// One Linear Progression game from the default start position.
+fn lp_game(white: &EngineConfig, black: &EngineConfig) -> GameResult<linear::GameRecord> {
+    let (mut w, mut b) = (start(white), start(black));
+    let stop = AtomicBool::new(false);
+    let result = play_linear_game(
+        [&mut w, &mut b],
+        &LinearOpening::start(&linear::Options::default()),
+        &settings("5+0.05"),
+        &stop,
+    );
+    w.quit();
+    b.quit();
+    result
+}
+
+#[test]
+fn an_illegal_or_malformed_linear_move_loses() {
+    // As White: the fault is on the first move, nothing is recorded.
+    let r = lp_game(&fake("illegal"), &crescendo_lp("C"));
+    assert_eq!(r.outcome, Outcome::Win(Color::Black));
+    assert_eq!(r.termination, Termination::IllegalMove);
+    assert_eq!(r.faulty, Some(Color::White));
+    assert!(
+        r.detail.contains("bestmove 'e2e5': illegal move 'e2e5'"),
+        "{}",
+        r.detail
+    );
+    assert!(r.record.moves.is_empty());
+    // As Black, after the engine's legal drop.
+    let r = lp_game(&crescendo_lp("C"), &fake("malformed"));
+    assert_eq!(r.outcome, Outcome::Win(Color::White));
+    assert_eq!(r.termination, Termination::IllegalMove);
+    assert_eq!(r.faulty, Some(Color::Black));
+    assert!(
+        r.detail
+            .contains("(Black), turn 2: bestmove 'zz9': bad move 'zz9'"),
+        "{}",
+        r.detail
+    );
+    assert_eq!(r.record.moves.len(), 1);
+    assert!(matches!(r.record.moves[0], linear::Move::Drop { .. }));
+}
+
+/// Reads a Linear Progression match's records back and replays every game
+/// with the rules core (the reader checks each move): a game ended by the
+/// rules is over in its end position, with the recorded result and
+/// reason. With `allow_time_forfeit`, a game may also end by time (the
+/// loser is the side to move); no other fault is allowed.
+fn replay_lp_records(
+    path: &std::path::Path,
+    options: &linear::Options,
+    expected: usize,
+    allow_time_forfeit: bool,
+) -> Vec<linear::GameRecord> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let games = pgn_games(&text);
+    assert_eq!(games.len(), expected, "{text}");
+    let mut records = Vec::new();
+    for g in &games {
+        assert!(g.contains("[Variant \"Linear Progression\"]"), "{g}");
+        let record = linear::parse_record(g).unwrap_or_else(|e| panic!("{e}\n{g}"));
+        assert_eq!(record.start.options(), *options, "{g}");
+        let end = record.end_position();
+        let tag = |name: &str| record.tag(name).unwrap_or("").to_string();
+        match end.status() {
+            linear::Status::Over(result) => {
+                assert_eq!(tag("Result"), linear::result_token(&end), "{g}");
+                let reason = match result.reason {
+                    linear::EndReason::BoardFull => "board full",
+                    linear::EndReason::BothPassed => "both passed",
+                };
+                assert_eq!(tag("Termination"), reason, "{g}");
+                let counts = format!("(White {}, Black {})", result.white, result.black);
+                assert!(tag("TerminationDetails").ends_with(&counts), "{g}");
+            }
+            linear::Status::Ongoing => {
+                assert!(allow_time_forfeit, "{g}");
+                assert_eq!(tag("Termination"), "time forfeit", "{g}");
+                let winner = match end.side_to_move() {
+                    linear::Colour::White => "0-1",
+                    linear::Colour::Black => "1-0",
+                };
+                assert_eq!(tag("Result"), winner, "{g}");
+            }
+        }
+        records.push(record);
+    }
+    records
+}
+
+#[test]
+fn a_linear_progression_match_between_two_crescendo_processes() {
+    let pgn = temp_pgn("lp-random");
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--variant", "linear-progression"])
+        .args(["--lp-board", "6x6", "--lp-blockers"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=A", "option.Hash=8"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=B", "option.Hash=8"])
+        .args(["--games", "2", "--tc", "2+0.02"])
+        .args(["--random-openings", "3", "--seed", "5", "--json"])
+        .args(["--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(json["games"], 2, "{json}\n{stderr}");
+    assert_eq!(json["variant"], "linear-progression");
+    assert_eq!(json["rules"], "6x6 blockers");
+    let options = linear::Options {
+        board: "6x6".parse().unwrap(),
+        blockers: true,
+        ..linear::Options::default()
+    };
+    let records = replay_lp_records(&pgn, &options, 2, true);
+    // Both games of the pair start with the same three random moves.
+    assert_eq!(records[0].moves[..3], records[1].moves[..3]);
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn a_linear_progression_match_from_an_openings_file() {
+    let openings = std::env::temp_dir().join(format!("crescendo-lp-{}.txt", std::process::id()));
+    std::fs::write(
+        &openings,
+        "# a comment line\n#4#/6/6/2w3/3b2/#4# w d2 0 equal - moves c3c6\n\n1. @c3 @d4\n",
+    )
+    .unwrap();
+    let pgn = temp_pgn("lp-file");
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--variant", "linear-progression"])
+        .args(["--lp-board", "6x6", "--lp-equal-moves"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=A", "option.Hash=8"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=B", "option.Hash=8"])
+        .args(["--games", "4", "--movetime", "20"])
+        .args(["--openings", openings.to_str().unwrap()])
+        .args(["--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&openings);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stdout.starts_with("Results of A vs B (movetime 20ms, Linear Progression 6x6 equal, seed "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Games: 4,"), "{stdout}");
+    let options = linear::Options {
+        board: "6x6".parse().unwrap(),
+        equal_moves: true,
+        ..linear::Options::default()
+    };
+    let mut records = replay_lp_records(&pgn, &options, 4, true);
+    records.sort_by_key(|r| r.tag("Round").unwrap().parse::<u32>().unwrap());
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    // The first pair starts from the position (recorded as FEN), the
+    // second from the start position (no FEN).
+    for r in &records[..2] {
+        assert_eq!(r.start.to_string(), "#4#/6/6/2w3/3b2/#4# w d2 0 equal -");
+        assert_eq!(r.moves[0].to_string(), "c3c6");
+    }
+    for r in &records[2..] {
+        assert_eq!(r.start, linear::Position::new(&options));
+        assert_eq!(r.moves[0].to_string(), "@c3");
+        assert_eq!(r.moves[1].to_string(), "@d4");
+    }
+    assert_eq!(text.matches("[FEN ").count(), 2, "{text}");
+    let _ = std::fs::remove_file(&pgn);
+}
+
+#[test]
+fn bad_linear_progression_match_command_lines_fail_clearly() {
+    let openings =
+        std::env::temp_dir().join(format!("crescendo-lp-bad-{}.txt", std::process::id()));
+    std::fs::write(&openings, "@d4 @d4\n").unwrap();
+    let path = format!("--openings={}", openings.display());
+    let engines = ["--engine", "cmd=a", "--engine", "cmd=b", "--tc", "1"];
+    let file = openings.display().to_string();
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--variant", "linear-progression", "--rules", "scottish"],
+            "--rules is for --variant progressive",
+        ),
+        (
+            &["--variant", "linear-progression", "--lp-board", "3x3"],
+            "--lp-board: bad board size 3x3",
+        ),
+        (
+            &["--lp-blockers"],
+            "--lp-* flags need --variant linear-progression",
+        ),
+        (
+            &["--variant", "linear-progression", &path],
+            &format!("{file}:1: illegal move '@d4'"),
+        ),
+        (
+            &["--variant", "linear-progression", "--lp-blockers", &path],
+            &format!("{file}:1: illegal move '@d4'"),
+        ),
+    ];
+    for (args, needle) in cases {
+        let out = Command::new(BIN)
+            .arg("match")
+            .args(engines)
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("crescendo: {needle}")),
+            "{stderr}"
+        );
+    }
+    let _ = std::fs::remove_file(&openings);
+}
+
+#[test]
+fn a_linear_progression_match_of_random_movers_replays_legally() {
+    // Random movers answer at once, so many games cover the rules' corners
+    // (passes, blockers, the extra move of equal moves) in little time.
+    for flags in [
+        &["--lp-equal-moves", "--lp-blockers"][..],
+        &["--lp-board", "5x4"],
+    ] {
+        let pgn = temp_pgn("lp-random-movers");
+        let mut args = vec!["--variant", "linear-progression", "--games", "10"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&["--tc", "5+0.05", "--random-openings", "1", "--seed", "4"]);
+        let (out, json) = run_match(&args, &pgn);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        assert_eq!(json["games"], 10, "{json}");
+        assert_eq!(json["variant"], "linear-progression");
+        let options = linear::Options {
+            board: if flags.contains(&"5x4") { "5x4" } else { "8x8" }
+                .parse()
+                .unwrap(),
+            equal_moves: flags.contains(&"--lp-equal-moves"),
+            blockers: flags.contains(&"--lp-blockers"),
+        };
+        let records = replay_lp_records(&pgn, &options, 10, false);
+        assert!(
+            records.iter().all(|r| r.moves.len() >= 2),
+            "the drops are recorded"
+        );
+        let _ = std::fs::remove_file(&pgn);
+    }
+}
+
+#[test]
+fn a_silent_linear_engine_forfeits_on_time_and_faults_feed_the_sprt() {
+    let (mut w, mut b) = (start(&random_lp(6)), start(&fake("hang")));
+    let settings = GameSettings {
+        time_control: TimeControl::MoveTime(Duration::from_millis(100)),
+        time_margin: Duration::from_millis(50),
+    };
+    let stop = AtomicBool::new(false);
+    let r = play_linear_game(
+        [&mut w, &mut b],
+        &LinearOpening::start(&linear::Options::default()),
+        &settings,
+        &stop,
+    );
+    assert_eq!(r.outcome, Outcome::Win(Color::White));
+    assert_eq!(r.termination, Termination::TimeForfeit);
+    assert_eq!(r.faulty, Some(Color::Black));
+    assert!(
+        r.detail
+            .contains("(Black), turn 2: no answer within 100 ms"),
+        "{}",
+        r.detail
+    );
+    assert_eq!(r.record.moves.len(), 1);
+    w.quit();
+    b.kill();
+
+    // A match against an engine that never moves legally: every game is
+    // lost by `illegal move`, and the SPRT stops the match early.
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--variant", "linear-progression"])
+        .args([
+            "--engine",
+            "cmd=bash",
+            &format!("arg={}", fixture()),
+            "arg=malformed",
+        ])
+        .args([
+            "--engine",
+            &format!("cmd={BIN}"),
+            "args=random-engine --seed 3",
+        ])
+        .args([
+            "--games", "200", "--tc", "5+0", "--sprt", "elo0=0", "elo1=10", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let games = json["games"].as_u64().unwrap();
+    assert!((4..200).contains(&games), "{json}");
+    assert_eq!(json["losses"].as_u64(), Some(games), "{json}");
+    assert_eq!(json["terminations"]["illegal move"].as_u64(), Some(games));
+    assert_eq!(json["sprt"]["result"], "H0", "{json}");
+}
+
+/// The random mover, switched to Linear Progression by its options.
+fn random_lp(seed: u64) -> EngineConfig {
+    let mut config = random(seed);
+    config
+        .options
+        .push(("UCI_Variant".into(), "linear-progression".into()));
+    config
 }

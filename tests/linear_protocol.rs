@@ -1,7 +1,7 @@
 //! Linear Progression through the real `crescendo` binary: the protocol
 //! (`UCI_Variant linear-progression`) and the `perft` subcommand.
 
-use crescendo::linear::{Options, Position, Status, perft};
+use crescendo::linear::{Colour, Options, Position, Status, perft};
 use crescendo::protocol::linear::result_text;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -569,4 +569,277 @@ fn perft_subcommand_errors() {
         keys,
         ["mates", "positions", "seconds", "sequences", "stalemates"]
     );
+}
+
+/// `crescendo <args>`: exit status, stdout, stderr.
+fn crescendo(args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bench_subcommand_signature_is_deterministic_and_the_protocols() {
+    let args = [
+        "bench",
+        "--variant",
+        "linear-progression",
+        "--depth",
+        "3",
+        "--json",
+    ];
+    let runs: Vec<serde_json::Value> = (0..2)
+        .map(|_| {
+            let (code, stdout, stderr) = crescendo(&args);
+            assert_eq!(code, Some(0), "{stderr}");
+            serde_json::from_str(stdout.trim()).unwrap()
+        })
+        .collect();
+    let nodes = runs[0]["nodes"].as_u64().unwrap();
+    assert!(nodes > 0, "{}", runs[0]);
+    assert_eq!(runs[1]["nodes"], nodes);
+    assert_eq!(runs[0]["depth"], 3);
+    assert!(runs[0]["nps"].as_u64().is_some());
+    // One source of truth: the protocol's `bench` gives the same signature.
+    let mut e = Engine::start();
+    e.send("bench 3");
+    let lines = e.until("Nodes/second");
+    assert!(
+        lines.contains(&format!("Nodes searched: {nodes}")),
+        "{nodes}: {lines:?}"
+    );
+    e.quit();
+    // Plain output, and flags that do not apply.
+    let (code, stdout, _) = crescendo(&args[..5]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.starts_with(&format!("Nodes searched: {nodes}\nNodes/second: ")));
+    for bad in [
+        &["bench", "--variant", "linear-progression", "--lp-blockers"][..],
+        &[
+            "bench",
+            "--variant",
+            "linear-progression",
+            "--rules",
+            "scottish",
+        ],
+        &["bench", "--lp-equal-moves"],
+    ] {
+        let (code, stdout, stderr) = crescendo(bad);
+        assert_eq!(code, Some(2), "{bad:?}");
+        assert!(
+            stdout.is_empty() && stderr.starts_with("crescendo: "),
+            "{bad:?}: {stderr}"
+        );
+    }
+}
+
+/// The exact final square difference for the side to move, by plain
+/// alpha-beta negamax over the library's legal moves to the end of the
+/// game (small boards only).
+fn exact_margin(pos: &Position, mut alpha: i32, beta: i32) -> i32 {
+    match pos.status() {
+        Status::Over(r) => {
+            let (w, b) = (r.white as i32, r.black as i32);
+            match pos.side_to_move() {
+                Colour::White => w - b,
+                Colour::Black => b - w,
+            }
+        }
+        Status::Ongoing => {
+            for mv in pos.legal_moves() {
+                alpha = alpha.max(-exact_margin(&pos.after(mv), -beta, -alpha));
+                if alpha >= beta {
+                    break;
+                }
+            }
+            alpha
+        }
+    }
+}
+
+/// Above any square difference.
+const ALL: i32 = 1000;
+
+#[test]
+fn analyse_subcommand_on_linear_positions_with_a_bad_line() {
+    // Small boards, so the solver proves each result and the test can
+    // check it against a plain negamax.
+    let solvable = [
+        "2ww/bb2/wb1b/w3 w - 0 - -",
+        "2ww/bbw1/wb1b/w3 b - 0 - -",
+        "bw1w/bwbw/w1b1/4 b - 0 - -",
+    ];
+    let over = "4/4/4/wwbb w - 2 - -";
+    let path =
+        std::env::temp_dir().join(format!("crescendo-lp-analyse-{}.txt", std::process::id()));
+    std::fs::write(
+        &path,
+        format!(
+            "# Linear Progression positions\n{} id \"first\";\nnot a position\n{}\n\n{over}\n{START}\n{}\n",
+            solvable[0], solvable[1], solvable[2]
+        ),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = crescendo(&[
+        "analyse",
+        "--variant",
+        "linear-progression",
+        "--file",
+        path.to_str().unwrap(),
+        "--nodes",
+        "200000",
+        "--json",
+    ]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(":3: bad position 'not a position'"),
+        "{stderr}"
+    );
+    let records: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 5, "{stdout}");
+    // Every record has exactly the documented keys, in the documented order.
+    let first_line = stdout.lines().next().unwrap();
+    let keys = [
+        "id", "fen", "status", "result", "best", "score", "solved", "margin", "depth", "nodes",
+        "ms", "pv",
+    ];
+    let at: Vec<usize> = keys
+        .iter()
+        .map(|k| first_line.find(&format!("\"{k}\":")).unwrap())
+        .collect();
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{first_line}");
+    assert!(
+        records
+            .iter()
+            .all(|r| r.as_object().unwrap().len() == keys.len())
+    );
+    assert_eq!(records[0]["id"], "first");
+    assert_eq!(records[1]["id"], 4);
+    for (r, text) in [&records[0], &records[1], &records[4]]
+        .into_iter()
+        .zip(solvable)
+    {
+        let pos: Position = text.parse().unwrap();
+        let exact = exact_margin(&pos, -ALL, ALL);
+        assert_eq!(r["fen"], text);
+        assert_eq!(r["status"], "ongoing");
+        assert_eq!(r["solved"], true, "{r}");
+        assert_eq!(r["margin"], exact, "{r}");
+        let best = pos.parse_move(r["best"][0].as_str().unwrap()).unwrap();
+        assert_eq!(-exact_margin(&pos.after(best), -ALL, ALL), exact, "{r}");
+        let word = match exact.signum() {
+            1 => "mate ",
+            -1 => "mate -",
+            _ => "cp 0",
+        };
+        assert!(r["score"].as_str().unwrap().starts_with(word), "{r}");
+        // The pv replays legally.
+        let mut p = pos;
+        for mv in r["pv"].as_array().unwrap() {
+            p.play(p.parse_move(mv.as_str().unwrap()).unwrap());
+        }
+    }
+    let Status::Over(result) = over.parse::<Position>().unwrap().status() else {
+        panic!("{over} is over");
+    };
+    assert_eq!(records[2]["status"], "both passed");
+    assert_eq!(records[2]["result"], result_text(&result)[..7]);
+    assert_eq!(records[2]["best"], serde_json::json!([]));
+    let start: Position = START.parse().unwrap();
+    let first = records[3]["best"][0].as_str().unwrap();
+    assert!(start.parse_move(first).is_ok(), "{}", records[3]);
+    assert_eq!(records[3]["solved"], false);
+    assert_eq!(records[3]["margin"], serde_json::Value::Null);
+
+    // Plain output; the start position of the flags.
+    let (code, stdout, stderr) = crescendo(&[
+        "analyse",
+        "--variant",
+        "linear-progression",
+        "--fen",
+        solvable[0],
+        "--nodes",
+        "200000",
+    ]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.starts_with("1: best ") && stdout.contains("(solved: the side to move "),
+        "{stdout}"
+    );
+    let (code, stdout, _) = crescendo(&[
+        "analyse",
+        "--variant",
+        "linear-progression",
+        "--lp-board",
+        "6x6",
+        "--lp-blockers",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, Some(0));
+    let r: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(r["fen"], "#4#/6/6/6/6/#4# w - 0 blockers -,-");
+    let six: Position = r["fen"].as_str().unwrap().parse().unwrap();
+    assert!(
+        six.parse_move(r["best"][0].as_str().unwrap()).is_ok(),
+        "{r}"
+    );
+    assert_eq!(r["depth"], 2);
+    let (_, stdout, _) = crescendo(&["analyse", "--variant", "linear-progression", "--fen", over]);
+    assert_eq!(
+        stdout.trim(),
+        format!("1: game over, {}", result_text(&result))
+    );
+
+    for bad in [
+        &[
+            "analyse",
+            "--variant",
+            "linear-progression",
+            "--fen",
+            START,
+            "--lp-blockers",
+        ][..],
+        &[
+            "analyse",
+            "--variant",
+            "linear-progression",
+            "--rules",
+            "scottish",
+        ],
+        &[
+            "analyse",
+            "--variant",
+            "linear-progression",
+            "--lp-board",
+            "3x3",
+        ],
+        &[
+            "analyse",
+            "--variant",
+            "linear-progression",
+            "--fen",
+            "#6#/8 w",
+        ],
+        &["analyse", "--lp-blockers", "--fen", START],
+        &["analyse"],
+    ] {
+        let (code, stdout, stderr) = crescendo(bad);
+        assert_eq!(code, Some(2), "{bad:?}");
+        assert!(
+            stdout.is_empty() && stderr.starts_with("crescendo: "),
+            "{bad:?}: {stderr}"
+        );
+    }
 }

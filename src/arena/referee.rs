@@ -1,6 +1,12 @@
 //! The referee: plays one game between two engines and says how it ended.
 //!
-//! Each `bestmove` token is the rest of the current turn as comma-joined UCI
+//! The loop that talks to the engines (clock, time forfeits, crashes,
+//! stopping) is shared by both games; what a game's rules decide (whose
+//! turn, the `position` command, is a `bestmove` legal, is the game over)
+//! comes from the [`Refereed`] trait, implemented for Progressive chess
+//! here and for Linear Progression in [`super::linear`].
+//!
+//! Progressive chess: each `bestmove` token is the rest of the current turn as comma-joined UCI
 //! moves; it is checked move by move with the rules core. The game ends by
 //! the rules (mate, Italian mate, stalemate, dead position, ten quiet turns,
 //! the last with the mate finder deciding the exception) or by a fault: an
@@ -107,6 +113,8 @@ impl Outcome {
 pub enum Termination {
     /// By the rules: mate, Italian mate, stalemate, dead position, ten quiet turns.
     Rules(Status),
+    /// By the Linear Progression rules: the board is full, or both passed.
+    LinearRules(crate::linear::EndReason),
     /// A turn that is not legal or not readable.
     IllegalMove,
     /// The engine exited, closed its output, or could not be written to.
@@ -122,6 +130,8 @@ impl Termination {
     pub fn reason(self) -> &'static str {
         match self {
             Termination::Rules(status) => status.reason(),
+            Termination::LinearRules(crate::linear::EndReason::BoardFull) => "board full",
+            Termination::LinearRules(crate::linear::EndReason::BothPassed) => "both passed",
             Termination::IllegalMove => "illegal move",
             Termination::Crash => "crash",
             Termination::TimeForfeit => "time forfeit",
@@ -138,17 +148,73 @@ impl Termination {
     }
 }
 
-/// A finished (or stopped) game.
+/// A finished (or stopped) game; `R` is the game record (Progressive
+/// chess's PGN record by default).
 #[derive(Clone, Debug)]
-pub struct GameResult {
+pub struct GameResult<R = notation::GameRecord> {
     /// The game: root, opening moves and played moves, with tags.
-    pub record: notation::GameRecord,
+    pub record: R,
     pub outcome: Outcome,
     pub termination: Termination,
     /// A sentence for humans: who did what, e.g. `Black's turn 4 'e7e5,zz': ...`.
     pub detail: String,
     /// The side whose engine broke the protocol or hung (to be restarted).
     pub faulty: Option<Color>,
+}
+
+impl<R> GameResult<R> {
+    /// The same result with the record turned into another type.
+    pub fn map_record<S>(self, f: impl FnOnce(R) -> S) -> GameResult<S> {
+        GameResult {
+            record: f(self.record),
+            outcome: self.outcome,
+            termination: self.termination,
+            detail: self.detail,
+            faulty: self.faulty,
+        }
+    }
+}
+
+/// How a game ended, without its record.
+#[derive(Clone, Debug)]
+pub struct Ending {
+    /// The result from White's side.
+    pub outcome: Outcome,
+    /// Why the game ended.
+    pub termination: Termination,
+    /// A sentence for humans (see [`GameResult::detail`]).
+    pub detail: String,
+    /// The side whose engine broke the protocol or hung.
+    pub faulty: Option<Color>,
+}
+
+/// A game's end by its rules, as [`Refereed::rules_end`] reports it.
+#[derive(Clone, Debug)]
+pub struct RulesEnd {
+    /// The result from White's side (never unfinished).
+    pub outcome: Outcome,
+    /// The rule that ended the game.
+    pub termination: Termination,
+    /// Added to the detail sentence, e.g. ` (White 33, Black 27)`; may be empty.
+    pub note: String,
+}
+
+/// A game as the referee sees it: one implementation per game (Progressive
+/// chess here, Linear Progression in [`super::linear`]). The referee's loop
+/// asks it whose turn it is, what to send, whether an answer is legal and
+/// whether the game is over; the clock and the faults are the loop's.
+pub trait Refereed {
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// The number of the current turn, for messages (`turn 4`).
+    fn turn_number(&self) -> u32;
+    /// The `position` command for the game so far.
+    fn position_command(&self) -> String;
+    /// The end of the game by its rules, once it is over.
+    fn rules_end(&self) -> Option<RulesEnd>;
+    /// Checks the token of a `bestmove` and plays it if it is legal; the
+    /// error says why it is not.
+    fn play_token(&mut self, token: &str) -> Result<(), String>;
 }
 
 /// What the referee needs besides the engines.
@@ -160,6 +226,61 @@ pub struct GameSettings {
     pub time_margin: Duration,
 }
 
+/// Progressive chess as the referee plays it: the position, the moves
+/// from the opening's root, and the head of the `position` command.
+struct ChessGame {
+    pos: Position,
+    moves: Vec<Move>,
+    position_head: String,
+}
+
+impl Refereed for ChessGame {
+    fn side_to_move(&self) -> Color {
+        self.pos.side_to_move()
+    }
+
+    fn turn_number(&self) -> u32 {
+        // Turn k has k moves: the turn's length is its number.
+        self.pos.turn_length()
+    }
+
+    fn position_command(&self) -> String {
+        let mut position = self.position_head.clone();
+        if !self.moves.is_empty() {
+            position.push_str(" moves");
+            for mv in &self.moves {
+                position.push(' ');
+                position.push_str(&mv.uci());
+            }
+        }
+        position
+    }
+
+    fn rules_end(&self) -> Option<RulesEnd> {
+        let status = status_with(&self.pos, crate::mate::mates_this_turn);
+        if !status.is_over() {
+            return None;
+        }
+        let outcome = match status {
+            Status::Checkmate { winner } | Status::ItalianMate { winner } => Outcome::Win(winner),
+            _ => Outcome::Draw,
+        };
+        Some(RulesEnd {
+            outcome,
+            termination: Termination::Rules(status),
+            note: String::new(),
+        })
+    }
+
+    fn play_token(&mut self, token: &str) -> Result<(), String> {
+        for mv in check_turn(&self.pos, token)? {
+            self.pos.play(mv);
+            self.moves.push(mv);
+        }
+        Ok(())
+    }
+}
+
 /// Plays one game: `engines[0]` has White, `engines[1]` Black. Both must
 /// have been told `ucinewgame`. Stops early (as unfinished) when `stop` is set.
 pub fn play_game(
@@ -168,70 +289,75 @@ pub fn play_game(
     settings: &GameSettings,
     stop: &AtomicBool,
 ) -> GameResult {
-    let names = [engines[0].name().to_string(), engines[1].name().to_string()];
-    let mut pos = opening.position();
-    let mut moves: Vec<Move> = opening.moves.clone();
     let position_head = if is_startpos(opening) {
         "position startpos".to_string()
     } else {
         format!("position fen {}", root_fen(opening))
     };
+    let mut game = ChessGame {
+        pos: opening.position(),
+        moves: opening.moves.clone(),
+        position_head,
+    };
+    let ending = referee(engines, &mut game, settings, stop);
+    let mut record = notation::GameRecord::new(opening.root.clone());
+    record.moves = game.moves;
+    GameResult {
+        record,
+        outcome: ending.outcome,
+        termination: ending.termination,
+        detail: ending.detail,
+        faulty: ending.faulty,
+    }
+}
+
+/// The referee's loop, for any game: asks the engine to move, checks the
+/// answer against the clock and the rules, until the game ends by its
+/// rules, by a fault (which loses for the engine at fault), or `stop`.
+pub fn referee(
+    engines: [&mut Engine; 2],
+    game: &mut impl Refereed,
+    settings: &GameSettings,
+    stop: &AtomicBool,
+) -> Ending {
+    let names = [engines[0].name().to_string(), engines[1].name().to_string()];
     let mut clocks = match settings.time_control {
         TimeControl::Clock { base, .. } => [base, base],
         TimeControl::MoveTime(_) => [Duration::ZERO; 2],
     };
-    let finish = |moves: &[Move], outcome, termination, detail: String, faulty| {
-        let mut record = notation::GameRecord::new(opening.root.clone());
-        record.moves = moves.to_vec();
-        GameResult {
-            record,
-            outcome,
-            termination,
-            detail,
-            faulty,
-        }
+    let finish = |outcome, termination, detail: String, faulty| Ending {
+        outcome,
+        termination,
+        detail,
+        faulty,
     };
     loop {
         if stop.load(std::sync::atomic::Ordering::Relaxed) {
             return finish(
-                &moves,
                 Outcome::Unfinished,
                 Termination::Interrupted,
                 "the match was stopped".into(),
                 None,
             );
         }
-        let status = status_with(&pos, crate::mate::mates_this_turn);
-        if status.is_over() {
-            let outcome = match status {
-                Status::Checkmate { winner } | Status::ItalianMate { winner } => {
-                    Outcome::Win(winner)
-                }
-                _ => Outcome::Draw,
-            };
-            let detail = match outcome {
+        if let Some(end) = game.rules_end() {
+            let reason = end.termination.reason();
+            let detail = match end.outcome {
                 Outcome::Win(winner) => {
                     format!(
-                        "{} ({}) wins by {}",
+                        "{} ({}) wins by {reason}{}",
                         names[winner.index()],
                         winner.name(),
-                        status.reason()
+                        end.note
                     )
                 }
-                _ => format!("draw by {}", status.reason()),
+                _ => format!("draw by {reason}{}", end.note),
             };
-            return finish(&moves, outcome, Termination::Rules(status), detail, None);
+            return finish(end.outcome, end.termination, detail, None);
         }
-        let side = pos.side_to_move();
+        let side = game.side_to_move();
         let i = side.index();
-        let mut position = position_head.clone();
-        if !moves.is_empty() {
-            position.push_str(" moves");
-            for mv in &moves {
-                position.push(' ');
-                position.push_str(&mv.uci());
-            }
-        }
+        let position = game.position_command();
         let (go, allowed) = match settings.time_control {
             TimeControl::Clock { increment, .. } => (
                 format!(
@@ -246,33 +372,30 @@ pub fn play_game(
             TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t),
         };
         let deadline = std::time::Instant::now() + allowed + settings.time_margin;
-        let who = format!("{} ({}), turn {}", names[i], side.name(), pos.turn_length());
-        let forfeit = |moves: &[Move], termination, detail: String| {
-            finish(
-                moves,
-                Outcome::Win(side.other()),
-                termination,
-                detail,
-                Some(side),
-            )
+        let who = format!(
+            "{} ({}), turn {}",
+            names[i],
+            side.name(),
+            game.turn_number()
+        );
+        let forfeit = |termination, detail: String| {
+            finish(Outcome::Win(side.other()), termination, detail, Some(side))
         };
         let reply = match engines[i].go(&position, &go, deadline, stop) {
             Ok(reply) => reply,
             Err(EngineError::Interrupted) => continue, // reported at the top
             Err(EngineError::Timeout(_)) => {
                 return forfeit(
-                    &moves,
                     Termination::TimeForfeit,
                     format!("{who}: no answer within {} ms", allowed.as_millis()),
                 );
             }
-            Err(e) => return forfeit(&moves, Termination::Crash, format!("{who}: {e}")),
+            Err(e) => return forfeit(Termination::Crash, format!("{who}: {e}")),
         };
         if reply.elapsed > allowed + settings.time_margin {
             // Answered, but too late (the deadline is checked between lines).
             engines[i].stop_search(RESPONSE_TIMEOUT);
             return forfeit(
-                &moves,
                 Termination::TimeForfeit,
                 format!(
                     "{who}: took {} ms of {} ms",
@@ -284,20 +407,11 @@ pub fn play_game(
         if let TimeControl::Clock { increment, .. } = settings.time_control {
             clocks[i] = clocks[i].saturating_sub(reply.elapsed) + increment;
         }
-        match check_turn(&pos, &reply.bestmove) {
-            Ok(turn) => {
-                for mv in turn {
-                    pos.play(mv);
-                    moves.push(mv);
-                }
-            }
-            Err(why) => {
-                return forfeit(
-                    &moves,
-                    Termination::IllegalMove,
-                    format!("{who}: bestmove '{}': {why}", reply.bestmove),
-                );
-            }
+        if let Err(why) = game.play_token(&reply.bestmove) {
+            return forfeit(
+                Termination::IllegalMove,
+                format!("{who}: bestmove '{}': {why}", reply.bestmove),
+            );
         }
     }
 }

@@ -9,10 +9,10 @@
 //! or the stop flag is set from outside (Ctrl-C).
 
 use super::engine::{Engine, EngineConfig, EngineError};
-use super::openings::{Opening, random_opening};
-use super::referee::{GameResult, GameSettings, TimeControl, play_game};
+use super::referee::{GameResult, GameSettings, TimeControl};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Tally};
-use crate::chess::{Color, Rules};
+use super::variant::{MatchOpening, MatchRecord, MatchVariant};
+use crate::chess::Color;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Serialize;
@@ -28,8 +28,9 @@ use std::time::Duration;
 pub enum OpeningSource {
     /// Every game from the start position.
     StartPosition,
-    /// These openings in order, from the first again when they run out.
-    List(Vec<Opening>),
+    /// These openings in order, from the first again when they run out
+    /// (all of the match's game).
+    List(Vec<MatchOpening>),
     /// Random legal first `turns` turns, drawn with the match seed.
     Random { turns: u32 },
 }
@@ -46,7 +47,8 @@ pub struct MatchConfig {
     pub time_control: TimeControl,
     /// See [`GameSettings::time_margin`].
     pub time_margin: Duration,
-    pub rules: Rules,
+    /// The game and its rules.
+    pub variant: MatchVariant,
     pub openings: OpeningSource,
     /// Seeds the random openings.
     pub seed: u64,
@@ -68,7 +70,7 @@ pub struct GameReport {
     pub pair: u32,
     /// Which engine (0 = A, 1 = B) had White.
     pub white: usize,
-    pub result: GameResult,
+    pub result: GameResult<MatchRecord>,
 }
 
 impl GameReport {
@@ -100,7 +102,14 @@ pub struct SprtState {
 pub struct MatchSummary {
     /// Engine names, A first.
     pub engines: [String; 2],
+    /// The game: `progressive` or `linear-progression`.
+    pub variant: &'static str,
+    /// The rules: `italian`, `scottish`, or for Linear Progression the
+    /// board and the options on (`8x8`, `6x6 equal,blockers`).
     pub rules: String,
+    /// The rules for people (`italian rules`, `Linear Progression 8x8`).
+    #[serde(skip)]
+    pub rules_text: String,
     pub time_control: String,
     pub seed: u64,
     /// Finished games (wins + draws + losses of A).
@@ -130,7 +139,9 @@ impl MatchSummary {
                 config.engines[0].name.clone(),
                 config.engines[1].name.clone(),
             ],
-            rules: config.rules.name().to_string(),
+            variant: config.variant.name(),
+            rules: config.variant.rules(),
+            rules_text: config.variant.describe(),
             time_control: config.time_control.pgn(),
             seed: config.seed,
             games: 0,
@@ -262,42 +273,38 @@ pub fn run_match(
 }
 
 /// The opening of each pair.
-fn pair_openings(config: &MatchConfig) -> Vec<Opening> {
+fn pair_openings(config: &MatchConfig) -> Vec<MatchOpening> {
     let pairs = config.games.div_ceil(2) as usize;
     match &config.openings {
-        OpeningSource::StartPosition => vec![Opening::startpos(config.rules)],
+        OpeningSource::StartPosition => vec![config.variant.start_opening()],
         OpeningSource::List(list) => list.iter().cycle().take(pairs).cloned().collect(),
         OpeningSource::Random { turns } => {
             let mut rng = StdRng::seed_from_u64(config.seed);
             (0..pairs)
-                .map(|_| random_opening(config.rules, *turns, &mut rng))
+                .map(|_| config.variant.random_opening(*turns, &mut rng))
                 .collect()
         }
     }
 }
 
-/// Starts an engine and tells it the rule set when it has `UCI_Variant`
-/// (unless the user set that option).
+/// Starts an engine and tells it the game and its rules (see
+/// [`MatchVariant::configure`]; options the user set are left alone).
 fn start_engine(engine: &EngineConfig, config: &MatchConfig) -> Result<Engine, String> {
     let mut e = Engine::start(engine, config.startup_timeout)
         .map_err(|err| format!("engine {}: {err}", engine.name))?;
-    let user_set = engine
-        .options
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case("UCI_Variant"));
-    if e.has_option("UCI_Variant") && !user_set {
-        let variant = match config.rules {
-            Rules::Scottish => "progressive-scottish",
-            _ => "progressive",
-        };
-        e.set_option("UCI_Variant", variant)
-            .and_then(|()| e.is_ready(config.startup_timeout))
+    let user_set = |name: &str| {
+        engine
+            .options
+            .iter()
+            .any(|(n, _)| n.eq_ignore_ascii_case(name))
+    };
+    let sent = config
+        .variant
+        .configure(&mut e, user_set)
+        .map_err(|err| format!("engine {}: {err}", engine.name))?;
+    if sent {
+        e.is_ready(config.startup_timeout)
             .map_err(|err| format!("engine {}: {err}", engine.name))?;
-    } else if config.rules == Rules::Scottish && !user_set {
-        log::warn!(
-            "engine {} has no UCI_Variant option: it may not know the Scottish rules",
-            engine.name
-        );
     }
     Ok(e)
 }
@@ -307,7 +314,7 @@ fn worker(
     config: &MatchConfig,
     mut engines: [Option<Engine>; 2],
     next: &AtomicU32,
-    openings: &[Opening],
+    openings: &[MatchOpening],
     stop: &AtomicBool,
     tx: mpsc::Sender<Message>,
 ) {
@@ -331,7 +338,7 @@ fn worker(
         let white = (game % 2) as usize;
         let players = if white == 0 { [a, b] } else { [b, a] };
         let opening = &openings[pair as usize % openings.len()];
-        let mut result = play_game(players, opening, &settings, stop);
+        let mut result = opening.play(players, &settings, stop);
         if let Some(color) = result.faulty {
             // An engine that broke the protocol or hung is replaced.
             let index = if color == Color::White {
@@ -386,7 +393,12 @@ fn prepare(config: &MatchConfig, engines: &mut [Option<Engine>; 2]) -> Result<()
     Ok(())
 }
 
-fn add_tags(config: &MatchConfig, result: &mut GameResult, round: u32, names: [&String; 2]) {
+fn add_tags(
+    config: &MatchConfig,
+    result: &mut GameResult<MatchRecord>,
+    round: u32,
+    names: [&String; 2],
+) {
     let tags = [
         ("Event", config.event.clone()),
         ("Site", "?".to_string()),
@@ -399,7 +411,9 @@ fn add_tags(config: &MatchConfig, result: &mut GameResult, round: u32, names: [&
         ("Termination", result.termination.reason().to_string()),
         ("TerminationDetails", result.detail.clone()),
     ];
-    result.record.tags = tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    result
+        .record
+        .set_tags(tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect());
 }
 
 fn pgn_text(report: &GameReport) -> String {

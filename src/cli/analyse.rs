@@ -1,7 +1,8 @@
 //! `crescendo analyse`: the engine's search on one position or a file of
-//! them, for scripts (see protocol.md, "crescendo analyse").
+//! them, for scripts (see protocol.md, "crescendo analyse"); Progressive
+//! chess by default, Linear Progression with `--variant linear-progression`.
 
-use super::{CliResult, parse_rules};
+use super::{CliResult, LpArgs, Variant, parse_rules};
 use crate::chess::status::status_with;
 use crate::chess::{Move, Position, Rules, fen, notation};
 use crate::search::{Limits, Score, Searcher};
@@ -14,18 +15,31 @@ use std::time::{Duration, Instant};
 /// The search depth when no limit is given.
 const DEFAULT_DEPTH: u32 = 5;
 
+/// The Linear Progression search depth (turns) when no limit is given.
+const LP_DEFAULT_DEPTH: u32 = 6;
+
+/// The fields of a Linear Progression position.
+const LP_FIELDS: usize = 6;
+
 #[derive(Args, Debug)]
 pub struct AnalyseArgs {
-    /// The position (progressive FEN).
-    #[arg(long, conflicts_with = "file", required_unless_present = "file")]
+    /// The game: progressive (Progressive chess, the default) or
+    /// linear-progression.
+    #[arg(long, value_enum, default_value_t = Variant::Progressive)]
+    pub variant: Variant,
+    /// The position (progressive FEN, or Linear Progression position
+    /// notation).
+    #[arg(long, conflicts_with = "file")]
     pub fen: Option<String>,
-    /// A batch: one FEN per line, or EPD (the FEN, then operations such as `id "name";`).
+    /// A batch: one position per line, optionally followed by EPD
+    /// operations such as `id "name";`.
     #[arg(long)]
     pub file: Option<String>,
-    /// Rule set: italian or scottish.
-    #[arg(long, default_value = "italian", value_parser = parse_rules)]
-    pub rules: Rules,
-    /// Search to this depth (moves, across turns); the default when no limit is given.
+    /// Rule set: italian (the default) or scottish.
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<Rules>,
+    /// Search to this depth (moves across turns; Linear Progression: turns);
+    /// the default when no limit is given.
     #[arg(long, conflicts_with_all = ["movetime", "nodes"])]
     pub depth: Option<u32>,
     /// Search this many milliseconds per position.
@@ -46,6 +60,8 @@ pub struct AnalyseArgs {
     /// Print one JSON object per line.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub lp: LpArgs,
 }
 
 /// One position of the batch: its id (the EPD `id`, or the line number) and FEN.
@@ -117,7 +133,13 @@ fn split_epd(line: &str) -> (String, Option<String>) {
             .get(i)
             .is_some_and(|t| t.trim_end_matches(';').parse::<u32>().is_ok())
     };
-    let fields = if numeric(6) { 7 } else { 6 }.min(tokens.len());
+    split_fields(&tokens, if numeric(6) { 7 } else { 6 })
+}
+
+/// Splits a line's tokens into the position (its first `fields` tokens)
+/// and the `id` operation of the rest, if any.
+fn split_fields(tokens: &[&str], fields: usize) -> (String, Option<String>) {
+    let fields = fields.min(tokens.len());
     let fen = tokens[..fields].join(" ").trim_end_matches(';').to_string();
     let rest = tokens[fields..].join(" ");
     let id = rest.split(';').find_map(|op| {
@@ -128,15 +150,21 @@ fn split_epd(line: &str) -> (String, Option<String>) {
     (fen, id)
 }
 
-fn read_batch(path: &str) -> Result<Vec<Item>, String> {
+/// Reads a batch file: blank lines and those `comment` says are comments
+/// are skipped; `split` cuts a line into the position and its id.
+fn read_batch(
+    path: &str,
+    comment: fn(&str) -> bool,
+    split: fn(&str) -> (String, Option<String>),
+) -> Result<Vec<Item>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
+        if line.is_empty() || comment(line) {
             continue;
         }
-        let (fen, id) = split_epd(line);
+        let (fen, id) = split(line);
         out.push(Item {
             id: id.map_or(serde_json::Value::from(i + 1), serde_json::Value::String),
             line: i + 1,
@@ -157,6 +185,7 @@ fn score_text(score: Score) -> String {
     }
 }
 
+/// Runs `crescendo analyse`.
 pub fn run(args: &AnalyseArgs) -> CliResult {
     if args.multipv != 1 {
         return Err("--multipv above 1 is not supported by the search yet".into());
@@ -164,18 +193,46 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
     if args.threads > 1 {
         log::warn!("the search is single-threaded for now: --threads is ignored");
     }
-    let (batch, source) = match (&args.fen, &args.file) {
-        (Some(f), _) => (
+    match args.variant {
+        Variant::Progressive if args.lp.any() => {
+            Err("--lp-* flags need --variant linear-progression".into())
+        }
+        Variant::Progressive => run_progressive(args),
+        Variant::LinearProgression => linear::run(args),
+    }
+}
+
+/// The positions to analyse and where they come from (for error messages).
+fn batch(
+    args: &AnalyseArgs,
+    comment: fn(&str) -> bool,
+    split: fn(&str) -> (String, Option<String>),
+) -> Result<(Vec<Item>, String), String> {
+    match (&args.fen, &args.file) {
+        (Some(f), _) => Ok((
             vec![Item {
                 id: serde_json::Value::from(1),
                 line: 1,
                 fen: f.clone(),
             }],
             "--fen".to_string(),
-        ),
-        (None, Some(path)) => (read_batch(path)?, path.clone()),
-        (None, None) => return Err("give --fen or --file".into()),
-    };
+        )),
+        (None, Some(path)) => Ok((read_batch(path, comment, split)?, path.clone())),
+        (None, None) => Err("give --fen or --file".into()),
+    }
+}
+
+/// The exit status of a batch: an error if some positions could not be read.
+fn batch_errors(errors: usize, total: usize) -> CliResult {
+    if errors > 0 {
+        return Err(format!("{errors} of {total} position(s) could not be read"));
+    }
+    Ok(())
+}
+
+fn run_progressive(args: &AnalyseArgs) -> CliResult {
+    let rules = args.rules.unwrap_or(Rules::Italian);
+    let (batch, source) = batch(args, |line| line.starts_with('#'), split_epd)?;
     let limits = Limits {
         depth: match (args.depth, args.movetime, args.nodes) {
             (Some(d), _, _) => Some(d.max(1)),
@@ -190,7 +247,7 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
     let stop = Arc::new(AtomicBool::new(false));
     let mut errors = 0;
     for item in &batch {
-        let pos = match fen::parse(&item.fen, args.rules) {
+        let pos = match fen::parse(&item.fen, rules) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("crescendo: {source}:{}: {e}", item.line);
@@ -200,13 +257,7 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
         };
         analyse(&mut searcher, &pos, item, &limits, &stop).print(args.json);
     }
-    if errors > 0 {
-        return Err(format!(
-            "{errors} of {} position(s) could not be read",
-            batch.len()
-        ));
-    }
-    Ok(())
+    batch_errors(errors, batch.len())
 }
 
 fn analyse(
@@ -249,6 +300,213 @@ fn analyse(
     record.ms = started.elapsed().as_millis() as u64;
     record.pv = uci(&result.pv);
     record
+}
+
+/// `analyse --variant linear-progression`: the same batch handling, the
+/// Linear Progression search, and a record of its own (no SAN, no mate in
+/// this turn; the proven result instead).
+mod linear {
+    use super::{
+        AnalyseArgs, CliResult, Item, LP_DEFAULT_DEPTH, LP_FIELDS, batch, batch_errors,
+        split_fields,
+    };
+    use crate::linear::{Limits, Move, Outcome, Position, Score, Searcher, Status};
+    use crate::protocol::linear::{proven_text, result_text, score_text};
+    use serde::Serialize;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    /// One output record; the field order is the documented key order.
+    #[derive(Serialize)]
+    struct Record {
+        id: serde_json::Value,
+        fen: String,
+        /// `ongoing`, or why the game is over (`board full`, `both passed`).
+        status: &'static str,
+        /// `1-0`, `0-1` or `1/2-1/2` once the game is over, else null.
+        result: Option<&'static str>,
+        /// The best move, as a list of one move like chess's best turn
+        /// (empty once the game is over).
+        best: Vec<String>,
+        /// `cp N` (centi-squares) or `mate N` / `mate -N` (a proven win or
+        /// loss in N own turns), as in `info`.
+        score: String,
+        /// The endgame solver proved the result exactly.
+        solved: bool,
+        /// The proven final square difference for the side to move (exact
+        /// when `solved`), null for an estimate.
+        margin: Option<i32>,
+        depth: u32,
+        nodes: u64,
+        ms: u64,
+        pv: Vec<String>,
+        /// The full result text of a finished game, for the plain output.
+        #[serde(skip)]
+        over: Option<String>,
+    }
+
+    impl Record {
+        fn print(&self, json: bool) {
+            if json {
+                match serde_json::to_string(self) {
+                    Ok(text) => println!("{text}"),
+                    Err(e) => eprintln!("crescendo: {e}"),
+                }
+                return;
+            }
+            let id = match &self.id {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            if let Some(over) = &self.over {
+                println!("{id}: game over, {over}");
+                return;
+            }
+            let proven = match (self.solved, self.margin) {
+                (true, Some(m)) => proven_text(Score::Proven(m))
+                    .map_or(String::new(), |t| format!(" (solved: {t})")),
+                _ => String::new(),
+            };
+            println!(
+                "{id}: best {} score {}{proven} depth {} nodes {} ms {}",
+                self.best.join(","),
+                self.score,
+                self.depth,
+                self.nodes,
+                self.ms
+            );
+        }
+    }
+
+    /// A Linear Progression line: the six fields of the position, then EPD
+    /// operations.
+    fn split_line(line: &str) -> (String, Option<String>) {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        split_fields(&tokens, LP_FIELDS)
+    }
+
+    fn texts(moves: &[Move]) -> Vec<String> {
+        moves.iter().map(Move::to_string).collect()
+    }
+
+    /// Runs the Linear Progression analysis. With neither `--fen` nor
+    /// `--file`, the start position of the `--lp-*` flags is analysed;
+    /// positions in the notation carry their own rules, so the flags may
+    /// not come with them.
+    pub(super) fn run(args: &AnalyseArgs) -> CliResult {
+        if args.rules.is_some() {
+            return Err("--rules is for --variant progressive".into());
+        }
+        let (batch, source) = if args.fen.is_none() && args.file.is_none() {
+            let start = args.lp.position(None)?;
+            let item = Item {
+                id: serde_json::Value::from(1),
+                line: 1,
+                fen: start.to_string(),
+            };
+            (vec![item], "the start position".to_string())
+        } else if args.lp.any() {
+            return Err(
+                "Linear Progression positions carry their own board and options: \
+                 give no --lp-* flag with --fen or --file"
+                    .into(),
+            );
+        } else {
+            batch(args, crate::linear::is_comment_line, split_line)?
+        };
+        let limits = Limits {
+            depth: match (args.depth, args.movetime, args.nodes) {
+                (Some(d), _, _) => Some(d.max(1)),
+                (None, None, None) => Some(LP_DEFAULT_DEPTH),
+                _ => None,
+            },
+            nodes: args.nodes,
+            movetime: args.movetime.map(Duration::from_millis),
+            ..Limits::default()
+        };
+        let mut searcher = Searcher::new(args.hash.max(1));
+        let stop = AtomicBool::new(false);
+        let mut errors = 0;
+        for item in &batch {
+            let pos = match item.fen.parse::<Position>() {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("crescendo: {source}:{}: {e}", item.line);
+                    errors += 1;
+                    continue;
+                }
+            };
+            analyse(&mut searcher, &pos, item, &limits, &stop).print(args.json);
+        }
+        batch_errors(errors, batch.len())
+    }
+
+    fn analyse(
+        searcher: &mut Searcher,
+        pos: &Position,
+        item: &Item,
+        limits: &Limits,
+        stop: &AtomicBool,
+    ) -> Record {
+        let started = Instant::now();
+        let mut record = Record {
+            id: item.id.clone(),
+            fen: item.fen.clone(),
+            status: "ongoing",
+            result: None,
+            best: Vec::new(),
+            score: String::new(),
+            solved: false,
+            margin: None,
+            depth: 0,
+            nodes: 0,
+            ms: 0,
+            pv: Vec::new(),
+            over: None,
+        };
+        if let Status::Over(result) = pos.status() {
+            record.status = match result.reason {
+                crate::linear::EndReason::BoardFull => "board full",
+                crate::linear::EndReason::BothPassed => "both passed",
+            };
+            record.result = Some(match result.outcome {
+                Outcome::WhiteWins => "1-0",
+                Outcome::BlackWins => "0-1",
+                Outcome::Draw => "1/2-1/2",
+            });
+            record.over = Some(result_text(&result));
+            return record;
+        }
+        searcher.clear(); // each position on its own: results do not depend on the order
+        let result = searcher.search(pos, limits, stop, &mut |_| {});
+        record.best = texts(&result.best_move.into_iter().collect::<Vec<_>>());
+        record.score = score_text(result.score, result.pv.len());
+        record.solved = result.solved;
+        record.margin = match result.score {
+            Score::Proven(m) => Some(m),
+            Score::Eval(_) => None,
+        };
+        record.depth = result.depth;
+        record.nodes = result.nodes;
+        record.ms = started.elapsed().as_millis() as u64;
+        record.pv = texts(&result.pv);
+        record
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn lines_are_six_fields_then_operations() {
+            let (pos, id) = split_line("#6#/8/8/8/8/8/8/#6# w - 0 - - id \"start\";");
+            assert_eq!(pos, "#6#/8/8/8/8/8/8/#6# w - 0 - -");
+            assert_eq!(id.as_deref(), Some("start"));
+            let (pos, id) = split_line("4/4/4/wwbb w - 2 - -");
+            assert_eq!(pos, "4/4/4/wwbb w - 2 - -");
+            assert_eq!(id, None);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -8,10 +8,15 @@
 //!
 //! Ratios against reference implementations need crates the engine does not
 //! ship; `cargo bench` measures those (bench/perft.rs, bench/mate.rs).
+//!
+//! With `--variant linear-progression`, only the Linear Progression search
+//! benchmark runs: the protocol's `bench` in that variant (the same
+//! positions and limits, from [`crate::protocol::linear::bench`]).
 
-use super::{CliResult, parse_rules};
+use super::{CliResult, LpArgs, Variant, parse_rules};
 use crate::chess::{Rules, START_FEN, fen, perft};
 use crate::mate::{self, MateLimits, MateTable, Verdict};
+use crate::protocol::linear as linear_protocol;
 use crate::search::bench;
 use clap::Args;
 use std::sync::Arc;
@@ -23,23 +28,78 @@ const JANKO_GUID: &str = include_str!("../../bench/data/janko-guid-60.csv");
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Search depth of the search benchmark.
-    #[arg(long, default_value_t = bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
-    pub depth: u32,
-    /// Rule set of the search benchmark: italian or scottish.
-    #[arg(long, default_value = "italian", value_parser = parse_rules)]
-    pub rules: Rules,
-    /// Time limit per mate position, in milliseconds.
-    #[arg(long, default_value_t = 2000)]
-    pub mate_movetime: u64,
+    /// The game: progressive (Progressive chess, the default) or
+    /// linear-progression.
+    #[arg(long, value_enum, default_value_t = Variant::Progressive)]
+    pub variant: Variant,
+    /// Search depth of the search benchmark (default 5 moves for
+    /// Progressive chess, 4 turns for Linear Progression).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: Option<u32>,
+    /// Rule set of the search benchmark: italian (the default) or scottish.
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<Rules>,
+    /// Time limit per mate position, in milliseconds (default 2000).
+    #[arg(long)]
+    pub mate_movetime: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    // Accepted so that a misplaced flag gets a clear error rather than
+    // clap's "unexpected argument": the bench positions carry their rules.
+    #[command(flatten)]
+    pub lp: LpArgs,
 }
 
+/// Runs `crescendo bench`.
 pub fn run(args: &BenchArgs) -> CliResult {
+    match args.variant {
+        Variant::Progressive if args.lp.any() => {
+            Err("--lp-* flags need --variant linear-progression".into())
+        }
+        Variant::Progressive => run_progressive(args),
+        Variant::LinearProgression => run_linear(args),
+    }
+}
+
+/// The Linear Progression search benchmark: the node signature and speed.
+fn run_linear(args: &BenchArgs) -> CliResult {
+    if args.lp.any() {
+        return Err(
+            "the Linear Progression bench positions carry their own boards and options: \
+             give no --lp-* flag"
+                .into(),
+        );
+    }
+    if args.rules.is_some() || args.mate_movetime.is_some() {
+        return Err("--rules and --mate-movetime are for --variant progressive".into());
+    }
+    let depth = args.depth.unwrap_or(linear_protocol::BENCH_DEPTH);
+    let stop = AtomicBool::new(false);
+    let search = linear_protocol::bench(depth, &stop, |_, _| {});
+    if args.json {
+        let v = serde_json::json!({
+            "variant": "linear-progression",
+            "depth": depth,
+            "positions": linear_protocol::BENCH_POSITIONS.len(),
+            "nodes": search.nodes,
+            "nps": search.nps(),
+            "search_seconds": search.elapsed.as_secs_f64(),
+        });
+        println!("{v}");
+    } else {
+        println!("Nodes searched: {}", search.nodes);
+        println!("Nodes/second: {}", search.nps());
+    }
+    Ok(())
+}
+
+fn run_progressive(args: &BenchArgs) -> CliResult {
+    let rules = args.rules.unwrap_or(Rules::Italian);
+    let depth = args.depth.unwrap_or(bench::BENCH_DEPTH);
+    let mate_movetime = args.mate_movetime.unwrap_or(2000);
     let stop = Arc::new(AtomicBool::new(false));
-    let search = bench::run(args.rules, args.depth, &stop, |_, _| {});
+    let search = bench::run(rules, depth, &stop, |_, _| {});
 
     let chess = fen::parse(START_FEN, Rules::Chess).map_err(|e| e.to_string())?;
     let started = Instant::now();
@@ -51,7 +111,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     let sequences = perft::perft(&start, 2).sequences;
     let progressive_secs = started.elapsed().as_secs_f64();
 
-    let (solved, total, mate_secs) = mate_bench(Duration::from_millis(args.mate_movetime))?;
+    let (solved, total, mate_secs) = mate_bench(Duration::from_millis(mate_movetime))?;
 
     if args.json {
         let v = serde_json::json!({

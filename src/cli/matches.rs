@@ -2,12 +2,13 @@
 //! "crescendo match"), and the hidden `crescendo random-engine`, a random
 //! mover speaking the protocol (a baseline opponent and a test engine).
 
-use super::{CliResult, parse_rules};
+use super::{CliResult, LpArgs, Variant, parse_rules};
+use crate::arena::linear::read_linear_openings;
 use crate::arena::openings::read_openings;
 use crate::arena::runner::SprtState;
 use crate::arena::{
-    EngineConfig, GameReport, MatchConfig, MatchSummary, OpeningSource, Sprt, TimeControl,
-    run_match,
+    EngineConfig, GameReport, MatchConfig, MatchOpening, MatchSummary, MatchVariant, OpeningSource,
+    Sprt, TimeControl, run_match,
 };
 use crate::chess::Rules;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
@@ -42,10 +43,17 @@ pub struct MatchArgs {
     /// Milliseconds an answer may exceed the time before it forfeits.
     #[arg(long, default_value_t = 50)]
     pub timemargin: u64,
-    /// Rule set: italian or scottish.
-    #[arg(long, default_value = "italian", value_parser = parse_rules)]
-    pub rules: Rules,
-    /// Openings: one per line, a FEN [moves ...] or moves from the start position.
+    /// The game: progressive (Progressive chess, the default) or
+    /// linear-progression.
+    #[arg(long, value_enum, default_value_t = Variant::Progressive)]
+    pub variant: Variant,
+    /// Rule set: italian (the default) or scottish.
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<Rules>,
+    #[command(flatten)]
+    pub lp: LpArgs,
+    /// Openings: one per line, a FEN (or Linear Progression position)
+    /// [moves ...] or moves from the start position.
     #[arg(long, conflicts_with = "random_openings")]
     pub openings: Option<String>,
     /// Random legal first K turns as openings (seeded by --seed).
@@ -186,8 +194,27 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         (None, Some(ms)) => TimeControl::MoveTime(Duration::from_millis(ms)),
         (None, None) => return Err("give --tc or --movetime".into()),
     };
+    let variant = match args.variant {
+        Variant::Progressive if args.lp.any() => {
+            return Err("--lp-* flags need --variant linear-progression".into());
+        }
+        Variant::Progressive => MatchVariant::Progressive(args.rules.unwrap_or(Rules::Italian)),
+        Variant::LinearProgression if args.rules.is_some() => {
+            return Err("--rules is for --variant progressive".into());
+        }
+        Variant::LinearProgression => MatchVariant::Linear(args.lp.options()?),
+    };
     let openings = match (&args.openings, args.random_openings) {
-        (Some(path), _) => OpeningSource::List(read_openings(path, args.rules)?),
+        (Some(path), _) => OpeningSource::List(match &variant {
+            MatchVariant::Progressive(rules) => read_openings(path, *rules)?
+                .into_iter()
+                .map(MatchOpening::Progressive)
+                .collect(),
+            MatchVariant::Linear(options) => read_linear_openings(path, options)?
+                .into_iter()
+                .map(MatchOpening::Linear)
+                .collect(),
+        }),
         (None, Some(0)) | (None, None) => OpeningSource::StartPosition,
         (None, Some(turns)) => OpeningSource::Random { turns },
     };
@@ -213,7 +240,7 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         concurrency: args.concurrency,
         time_control,
         time_margin: Duration::from_millis(args.timemargin),
-        rules: args.rules,
+        variant,
         openings,
         seed,
         sprt,
@@ -277,8 +304,8 @@ fn progress_line(report: &GameReport, s: &MatchSummary, total: u32) -> String {
 
 fn print_summary(s: &MatchSummary) {
     println!(
-        "Results of {} vs {} ({}, {} rules, seed {}):",
-        s.engines[0], s.engines[1], s.time_control, s.rules, s.seed
+        "Results of {} vs {} ({}, {}, seed {}):",
+        s.engines[0], s.engines[1], s.time_control, s.rules_text, s.seed
     );
     println!(
         "Games: {}, Wins: {}, Draws: {}, Losses: {}, Points: {:.1} ({:.2} %)",

@@ -14,6 +14,8 @@
 //!   and [`Position::parse_move`] run a game; [`Move`] prints as `@d4`,
 //!   `d4h8`, `d4h8+a1a5` or `0000`.
 //! - [`perft`] counts move sequences; [`search`] finds a good move.
+//! - [`GameRecord`] is a played game as PGN-like text ([`parse_record`]
+//!   reads it back).
 //!
 //! [`Position::from_str`]: std::str::FromStr::from_str
 
@@ -23,6 +25,7 @@ mod movegen;
 mod notation;
 mod perft;
 mod position;
+mod record;
 mod search;
 mod square;
 mod table;
@@ -34,8 +37,19 @@ pub use eval::evaluate;
 pub use notation::Move;
 pub use perft::{PerftResult, perft, perft_divide};
 pub use position::{EndReason, GameResult, Options, Outcome, Position, Status};
+pub use record::{GameRecord, parse_record, result_token};
 pub use search::{Limits, Score, SearchInfo, SearchResult, Searcher, search};
 pub use square::{Colour, Direction, Square, SquareSet};
+
+/// Whether a line of a file of positions (`crescendo analyse --file`,
+/// `crescendo match --openings`) is a comment: it starts with `#` and its
+/// first word has no `/`. A grid always has a `/` (a board has at least 4
+/// rows) and may itself start with `#` (a removed corner), so the chess
+/// files' rule "a line starting with `#`" would skip positions.
+pub fn is_comment_line(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with('#') && !line.split_whitespace().next().unwrap_or("").contains('/')
+}
 
 /// An error in Linear Progression text (board, position or move) or a move
 /// that is illegal in the position; the message names the offending text.
@@ -64,3 +78,16 @@ impl fmt::Display for LinearError {
 }
 
 impl std::error::Error for LinearError {}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn comment_lines_are_told_from_grids() {
+        assert!(super::is_comment_line("# openings"));
+        assert!(super::is_comment_line("#"));
+        assert!(super::is_comment_line("#note: 8x8"));
+        assert!(!super::is_comment_line("#6#/8/8/8/8/8/8/#6# w - 0 - -"));
+        assert!(!super::is_comment_line("4/4/4/4 w - 0 - -"));
+        assert!(!super::is_comment_line("@d4 @e5"));
+    }
+}

@@ -8,9 +8,10 @@ use super::jobs::wait_for_stop;
 use super::options::Options as EngineOptions;
 use crate::linear::{
     Colour, EndReason, GameResult, Limits, Move, Options, Outcome, Position, Score, SearchInfo,
-    Searcher, Status, perft,
+    SearchResult, Searcher, Status, perft,
 };
-use std::sync::atomic::Ordering;
+use crate::search::bench::BenchReport;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -29,7 +30,7 @@ pub const BENCH_DEPTH: u32 = 4;
 /// drops, in the middle game and near the end; one with every option.
 /// They carry their own board and options, so the `LP_*` options do not
 /// change the signature.
-const BENCH_POSITIONS: [&str; 6] = [
+pub const BENCH_POSITIONS: [&str; 6] = [
     "#6#/8/8/8/8/8/8/#6# w - 0 - -",
     "#6#/8/8/3w4/4b3/8/8/#6# w e4 0 - -",
     "#b5#/wbwwwwww/1b1w2w1/1b1wbbbb/1b1wb3/1b1w4/1bbw4/#b1w3# w b8 0 - -",
@@ -210,7 +211,7 @@ pub fn limits(go: &Go, pos: &Position, move_overhead_ms: u64) -> Limits {
 /// `cp <centi-squares>`, or for a proven result `mate <N>` (win) or
 /// `mate -<N>` (loss), N being the side to move's turns in the pv; a
 /// proven draw is `cp 0`.
-fn score_text(score: Score, pv_len: usize) -> String {
+pub fn score_text(score: Score, pv_len: usize) -> String {
     let own_turns = pv_len.div_ceil(2).max(1);
     match score {
         Score::Eval(cp) => format!("cp {cp}"),
@@ -244,10 +245,16 @@ pub fn info_line(info: &SearchInfo) -> String {
 
 /// The exact result the endgame solver proved, for an `info string`.
 fn solved_text(score: Score) -> Option<String> {
+    proven_text(score).map(|text| format!("info string solved: {text}"))
+}
+
+/// A proven result in words: `draw`, or `the side to move wins by <m>
+/// squares` (or `loses by`); `None` for an estimate.
+pub fn proven_text(score: Score) -> Option<String> {
     match score {
-        Score::Proven(0) => Some("info string solved: draw".to_string()),
+        Score::Proven(0) => Some("draw".to_string()),
         Score::Proven(m) => Some(format!(
-            "info string solved: the side to move {} by {} squares",
+            "the side to move {} by {} squares",
             if m > 0 { "wins" } else { "loses" },
             m.abs()
         )),
@@ -312,19 +319,28 @@ pub fn perft_job(pos: &Position, turns: u32, ctx: &JobContext) {
     ctx.last_line(&format!("Nodes searched: {total}"));
 }
 
-/// `bench`: fixed positions, fixed depth, a fresh table each; prints the
-/// node signature and the speed.
-pub fn bench_job(depth: Option<u32>, ctx: &JobContext) {
-    let depth = depth.unwrap_or(BENCH_DEPTH);
+/// The Linear Progression search benchmark, shared by the protocol's
+/// `bench` and `crescendo bench --variant linear-progression` (one source
+/// of truth for the positions and the limits): each of [`BENCH_POSITIONS`]
+/// searched to `depth` turns with a fresh 16 MiB table and the endgame
+/// solver off. `on_position` sees each position's index and result. Stops
+/// early (with the nodes so far) when `stop` is set.
+pub fn bench(
+    depth: u32,
+    stop: &AtomicBool,
+    mut on_position: impl FnMut(usize, &SearchResult),
+) -> BenchReport {
     let mut nodes = 0;
     let start = Instant::now();
     for (i, text) in BENCH_POSITIONS.iter().enumerate() {
-        if ctx.stop.load(Ordering::Relaxed) {
+        if stop.load(Ordering::Relaxed) {
             break;
         }
         let pos = match text.parse::<Position>() {
             Ok(pos) => pos,
             Err(e) => {
+                // Cannot happen (a unit test parses them all); never panic
+                // in the engine for it.
                 log::error!("bench position {text} does not parse: {e}");
                 continue;
             }
@@ -336,8 +352,20 @@ pub fn bench_job(depth: Option<u32>, ctx: &JobContext) {
             solve_empties: Some(0),
             ..Limits::default()
         };
-        let result = Searcher::new(16).search(&pos, &limits, &ctx.stop, &mut |_| {});
+        let result = Searcher::new(16).search(&pos, &limits, stop, &mut |_| {});
         nodes += result.nodes;
+        on_position(i, &result);
+    }
+    BenchReport {
+        nodes,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// `bench`: fixed positions, fixed depth, a fresh table each; prints the
+/// node signature and the speed.
+pub fn bench_job(depth: Option<u32>, ctx: &JobContext) {
+    let report = bench(depth.unwrap_or(BENCH_DEPTH), &ctx.stop, |i, result| {
         ctx.out.line(&format!(
             "info string bench position {}/{} nodes {} {}",
             i + 1,
@@ -345,10 +373,9 @@ pub fn bench_job(depth: Option<u32>, ctx: &JobContext) {
             result.nodes,
             bestmove_line(result.best_move)
         ));
-    }
-    let secs = start.elapsed().as_secs_f64().max(1e-3);
-    ctx.out.line(&format!("Nodes searched: {nodes}"));
-    ctx.last_line(&format!("Nodes/second: {}", (nodes as f64 / secs) as u64));
+    });
+    ctx.out.line(&format!("Nodes searched: {}", report.nodes));
+    ctx.last_line(&format!("Nodes/second: {}", report.nps()));
 }
 
 /// The `d` output: the board, the position notation, the turn, the rules,

@@ -25,11 +25,14 @@ pub const BENCH_FENS: [&str; 6] = [
 /// What the benchmark measured.
 #[derive(Clone, Copy, Debug)]
 pub struct BenchReport {
+    /// Nodes searched over all positions: the signature.
     pub nodes: u64,
+    /// Wall time of the whole run.
     pub elapsed: Duration,
 }
 
 impl BenchReport {
+    /// Nodes per second (the time floored at 1 ms).
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-3)) as u64
     }

@@ -1,0 +1,188 @@
+//! The game a match is played in: the one place the runner asks what
+//! differs between Progressive chess and Linear Progression (the engine
+//! options, the openings, the referee, the game record).
+
+use super::engine::{Engine, EngineError};
+use super::linear::{LinearOpening, play_linear_game, random_linear_opening, rules_text};
+use super::openings::{Opening, random_opening};
+use super::referee::{GameResult, GameSettings, play_game};
+use crate::chess::{Rules, notation};
+use crate::linear;
+use rand::rngs::StdRng;
+use std::sync::atomic::AtomicBool;
+
+/// The game of a match, with its rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchVariant {
+    /// Progressive chess under a rule set (Italian or Scottish).
+    Progressive(Rules),
+    /// Linear Progression under these options.
+    Linear(linear::Options),
+}
+
+/// An opening of either game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchOpening {
+    /// A Progressive chess opening.
+    Progressive(Opening),
+    /// A Linear Progression opening.
+    Linear(LinearOpening),
+}
+
+/// A game record of either game.
+#[derive(Clone, Debug)]
+pub enum MatchRecord {
+    /// A Progressive chess PGN record.
+    Progressive(notation::GameRecord),
+    /// A Linear Progression record.
+    Linear(linear::GameRecord),
+}
+
+impl MatchOpening {
+    /// Plays one game from this opening with its game's referee
+    /// (`engines[0]` has White; both were configured by
+    /// [`MatchVariant::configure`] for this opening's game).
+    pub fn play(
+        &self,
+        engines: [&mut Engine; 2],
+        settings: &GameSettings,
+        stop: &AtomicBool,
+    ) -> GameResult<MatchRecord> {
+        match self {
+            MatchOpening::Progressive(o) => {
+                play_game(engines, o, settings, stop).map_record(MatchRecord::Progressive)
+            }
+            MatchOpening::Linear(o) => {
+                play_linear_game(engines, o, settings, stop).map_record(MatchRecord::Linear)
+            }
+        }
+    }
+}
+
+impl MatchRecord {
+    /// Sets the tags (the runner's `Event`, `Round`, `Termination`, ...).
+    pub fn set_tags(&mut self, tags: Vec<(String, String)>) {
+        match self {
+            MatchRecord::Progressive(r) => r.tags = tags,
+            MatchRecord::Linear(r) => r.tags = tags,
+        }
+    }
+
+    /// The record as text (PGN, or the Linear Progression record format).
+    pub fn to_pgn(&self) -> String {
+        match self {
+            MatchRecord::Progressive(r) => r.to_pgn(),
+            MatchRecord::Linear(r) => r.to_pgn(),
+        }
+    }
+}
+
+impl MatchVariant {
+    /// `progressive` or `linear-progression` (the summary's `variant`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            MatchVariant::Progressive(_) => "progressive",
+            MatchVariant::Linear(_) => "linear-progression",
+        }
+    }
+
+    /// The rules in a word or two (the summary's `rules`): `italian`,
+    /// `scottish`, or for Linear Progression the board and the options on,
+    /// e.g. `8x8` or `6x6 equal,blockers`.
+    pub fn rules(&self) -> String {
+        match self {
+            MatchVariant::Progressive(rules) => rules.name().to_string(),
+            MatchVariant::Linear(options) => rules_text(options),
+        }
+    }
+
+    /// The rules for people, e.g. `italian rules` or `Linear Progression 8x8`.
+    pub fn describe(&self) -> String {
+        match self {
+            MatchVariant::Progressive(rules) => format!("{} rules", rules.name()),
+            MatchVariant::Linear(options) => format!("Linear Progression {}", rules_text(options)),
+        }
+    }
+
+    /// The start position, no moves.
+    pub fn start_opening(&self) -> MatchOpening {
+        match self {
+            MatchVariant::Progressive(rules) => {
+                MatchOpening::Progressive(Opening::startpos(*rules))
+            }
+            MatchVariant::Linear(options) => MatchOpening::Linear(LinearOpening::start(options)),
+        }
+    }
+
+    /// `turns` random legal turns from the start position.
+    pub fn random_opening(&self, turns: u32, rng: &mut StdRng) -> MatchOpening {
+        match self {
+            MatchVariant::Progressive(rules) => {
+                MatchOpening::Progressive(random_opening(*rules, turns, rng))
+            }
+            MatchVariant::Linear(options) => {
+                MatchOpening::Linear(random_linear_opening(options, turns, rng))
+            }
+        }
+    }
+
+    /// Tells a freshly started engine the game and its rules, except an
+    /// option the user set (`user_set`). Progressive chess: `UCI_Variant`
+    /// when the engine has it. Linear Progression: `UCI_Variant` and the
+    /// `LP_*` options, always (UCI engines ignore unknown options; one that
+    /// does not announce them is warned about, and its moves will show
+    /// whether it plays these rules). Returns whether anything was sent
+    /// (the caller then waits for `readyok`).
+    pub fn configure(
+        &self,
+        engine: &mut Engine,
+        user_set: impl Fn(&str) -> bool,
+    ) -> Result<bool, EngineError> {
+        let mut sent = Vec::new();
+        match self {
+            MatchVariant::Progressive(rules) => {
+                if engine.has_option("UCI_Variant") && !user_set("UCI_Variant") {
+                    let variant = match rules {
+                        Rules::Scottish => "progressive-scottish",
+                        _ => "progressive",
+                    };
+                    sent.push(("UCI_Variant", variant.to_string()));
+                } else if *rules == Rules::Scottish && !user_set("UCI_Variant") {
+                    log::warn!(
+                        "engine {} has no UCI_Variant option: it may not know the Scottish rules",
+                        engine.name()
+                    );
+                }
+            }
+            MatchVariant::Linear(options) => {
+                let values = [
+                    ("UCI_Variant", "linear-progression".to_string()),
+                    ("LP_Board", options.board.to_string()),
+                    ("LP_EqualMoves", options.equal_moves.to_string()),
+                    ("LP_Blockers", options.blockers.to_string()),
+                ];
+                let mut missing = Vec::new();
+                for (name, value) in values {
+                    if user_set(name) {
+                        continue;
+                    }
+                    if !engine.has_option(name) {
+                        missing.push(name);
+                    }
+                    sent.push((name, value));
+                }
+                if !missing.is_empty() {
+                    log::warn!(
+                        "engine {} does not announce {}: it may not play Linear Progression by these rules",
+                        engine.name(),
+                        missing.join(", ")
+                    );
+                }
+            }
+        }
+        for (name, value) in &sent {
+            engine.set_option(name, value)?;
+        }
+        Ok(!sent.is_empty())
+    }
+}
