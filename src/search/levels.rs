@@ -168,7 +168,7 @@ pub fn play(
     limits: &Limits,
     style: Style,
     stop: &Arc<AtomicBool>,
-    on_info: impl FnMut(&SearchInfo),
+    mut on_info: impl FnMut(&SearchInfo),
 ) -> SearchResult {
     let mut rng = Rng::new(style.seed ^ pos.key());
     match style.baseline {
@@ -178,8 +178,8 @@ pub fn play(
     }
     let started = Instant::now();
     let mut result = match handicap(style.skill) {
-        None => searcher.search(pos, limits, stop, on_info),
-        Some(h) => weakened(searcher, pos, limits, h, stop, &mut rng, on_info),
+        None => searcher.search(pos, limits, stop, &mut on_info),
+        Some(h) => weakened(searcher, pos, limits, h, stop, &mut rng, &mut on_info),
     };
     let safety_nodes = match handicap(style.skill) {
         None => limits.safety_nodes.unwrap_or(super::SAFETY_NODES),
@@ -187,6 +187,7 @@ pub fn play(
     };
     if safety_nodes > 0 && !matches!(result.score, super::Score::Mate(1)) && !result.turn.is_empty()
     {
+        let before = result.turn.clone();
         make_safe(
             searcher,
             pos,
@@ -196,6 +197,19 @@ pub fn play(
             stop,
             &mut result,
         );
+        if result.turn != before {
+            // The GUI's last pv would otherwise disagree with the bestmove.
+            on_info(&SearchInfo {
+                depth: result.depth,
+                seldepth: result.depth,
+                multipv: 1,
+                score: result.score,
+                nodes: result.nodes,
+                time: started.elapsed(),
+                hashfull: 0,
+                pv: result.turn.clone(),
+            });
+        }
     }
     result
 }
