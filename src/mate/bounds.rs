@@ -782,7 +782,7 @@ fn min_cover(
     // Every uncovered target needs some free piece able to cover it.
     let mut avail = 0;
     for (p, r) in reach.iter().enumerate() {
-        if used & (1 << p) == 0 {
+        if used & (1 << p) == 0 && limit.allows(used, p) {
             avail |= r[budget as usize];
         }
     }

@@ -91,7 +91,13 @@ pub(crate) struct Searcher<'a> {
     bound_cache: bounds::BoundCache,
     /// With `Some`: a restricted pass, where only a few pieces may move.
     pub few: Option<Few>,
+    /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
+    /// short turns.
+    bound_memo: Vec<(u64, u32)>,
 }
+
+/// Entries of a searcher's memo of child bounds (a power of two).
+const BOUND_MEMO: usize = 1 << 16;
 
 /// A restricted search pass: at most `limit` of our pieces may move during
 /// the rest of the turn. Its "no mate" results are not proofs (and are not
@@ -173,6 +179,7 @@ impl<'a> Searcher<'a> {
             children: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
             few: None,
+            bound_memo: Vec::new(),
         }
     }
 
@@ -284,13 +291,27 @@ impl<'a> Searcher<'a> {
                 {
                     continue;
                 }
-                let need = bounds::lower_bound_movable(
-                    &child,
-                    left - 1,
-                    &mut self.bound_cache,
-                    next_few.map_or(Bitboard::ALL, |f| f.moved),
-                    next_few.map_or(0, |f| f.limit - f.count),
-                );
+                // The bound of a child met before (in an earlier round, or
+                // by another move order) is remembered: the key covers the
+                // position and the restriction.
+                let key = next_few.map_or(child.key(), |f| f.key(child.key()));
+                let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
+                let need = match self.bound_memo.get(slot) {
+                    Some(&(k, need)) if k == key => need,
+                    _ => {
+                        let need = bounds::lower_bound_movable(
+                            &child,
+                            left - 1,
+                            &mut self.bound_cache,
+                            next_few.map_or(Bitboard::ALL, |f| f.moved),
+                            next_few.map_or(0, |f| f.limit - f.count),
+                        );
+                        if let Some(e) = self.bound_memo.get_mut(slot) {
+                            *e = (key, need);
+                        }
+                        need
+                    }
+                };
                 if need > left - 1 {
                     continue;
                 }
@@ -384,15 +405,25 @@ impl<'a> Searcher<'a> {
         if self.all.is_some() || !uses_passes(pos) {
             return self.enter(pos);
         }
+        // Long searches revisit children (round after round): their bounds
+        // are remembered.
+        if self.bound_memo.is_empty() {
+            self.bound_memo = vec![(0, 0); BOUND_MEMO];
+        }
         let mut open = [true; PASS_MAX_PIECES as usize + 1];
         let mut budget = PASS_FIRST_BUDGET;
+        // Under a node limit the passes get at most a quarter of it, so the
+        // full search keeps most of the budget for proving "no mate".
+        let mut pass_room = self.shared.node_limit / 4;
         loop {
             for limit in 1..=PASS_MAX_PIECES {
-                if !open[limit as usize] {
+                if !open[limit as usize] || pass_room == 0 {
                     continue;
                 }
                 self.few = Some(Few::new(limit));
-                let o = self.enter_budgeted(pos, budget);
+                let before = self.local_nodes + self.unflushed;
+                let o = self.enter_budgeted(pos, budget.min(pass_room));
+                pass_room = pass_room.saturating_sub(self.local_nodes + self.unflushed - before);
                 self.few = None;
                 match o {
                     Some(Outcome::NoMate) => open[limit as usize] = false,
@@ -401,7 +432,12 @@ impl<'a> Searcher<'a> {
                 }
                 self.line.clear();
             }
-            if let Some(o) = self.enter_budgeted(pos, budget / FULL_SHARE) {
+            let full = if pass_room == 0 {
+                u64::MAX
+            } else {
+                budget / FULL_SHARE
+            };
+            if let Some(o) = self.enter_budgeted(pos, full) {
                 return o;
             }
             self.line.clear();
@@ -412,7 +448,7 @@ impl<'a> Searcher<'a> {
     /// [`Searcher::enter`] stopped after about `budget` more nodes: `None`
     /// when that budget (and not a limit of the query) stopped it.
     fn enter_budgeted(&mut self, pos: &Position, budget: u64) -> Option<Outcome> {
-        self.budget_end = self.local_nodes + self.unflushed + budget;
+        self.budget_end = (self.local_nodes + self.unflushed).saturating_add(budget);
         let o = self.enter(pos);
         self.budget_end = u64::MAX;
         if o == Outcome::Aborted && !self.shared.should_stop() {
