@@ -286,19 +286,27 @@ impl<'a> Searcher<'a> {
             let need = if left == 2 {
                 1
             } else {
+                // The bound of a child met before (in an earlier round, or
+                // by another move order) is remembered: the key covers the
+                // position and the restriction. A remembered bound over the
+                // budget saves the table probes too.
+                let key = next_few.map_or(child.key(), |f| f.key(child.key()));
+                let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
+                let memo = match self.bound_memo.get(slot) {
+                    Some(&(k, need)) if k == key => Some(need),
+                    _ => None,
+                };
+                if memo.is_some_and(|need| need > left - 1) {
+                    continue;
+                }
                 if self.shared.tt.proved_none(child.key())
-                    || next_few.is_some_and(|f| self.shared.tt.proved_none(f.key(child.key())))
+                    || next_few.is_some() && self.shared.tt.proved_none(key)
                 {
                     continue;
                 }
-                // The bound of a child met before (in an earlier round, or
-                // by another move order) is remembered: the key covers the
-                // position and the restriction.
-                let key = next_few.map_or(child.key(), |f| f.key(child.key()));
-                let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
-                let need = match self.bound_memo.get(slot) {
-                    Some(&(k, need)) if k == key => need,
-                    _ => {
+                let need = match memo {
+                    Some(need) => need,
+                    None => {
                         let need = bounds::lower_bound_movable(
                             &child,
                             left - 1,
