@@ -6,6 +6,11 @@
 //! Italian rules it is the last move, under the Scottish rules it ends the
 //! turn; either way the rules core says whether the opponent is mated. At the
 //! last move only checking moves are tried, since nothing else can mate.
+//!
+//! Turns of five or more moves start with restricted passes (see [`Few`] and
+//! [`Searcher::enter_with_passes`]): searches where only one, two or three
+//! of our pieces may move, which find most mates quickly; they take turns
+//! with the full search, which alone decides "no mate".
 
 use super::bounds;
 use super::tt::MateTable;
@@ -100,9 +105,10 @@ pub(crate) struct Searcher<'a> {
 const BOUND_MEMO: usize = 1 << 16;
 
 /// A restricted search pass: at most `limit` of our pieces may move during
-/// the rest of the turn. Its "no mate" results are not proofs (and are not
-/// stored); a mate it finds is a real mate. Mates usually take few pieces, so
-/// passes with a small limit find them long before the full search would.
+/// the rest of the turn. Its "no mate" results are not proofs of "no mate"
+/// (they are stored only under the pass's own keys, [`Few::key`]); a mate it
+/// finds is a real mate. Mates usually take few pieces, so passes with a small
+/// limit find them long before the full search would.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Few {
     pub limit: u32,
