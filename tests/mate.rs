@@ -302,3 +302,153 @@ fn last_two_filter_is_sound() {
         "{kept_mates} mates kept, {rejected} rejected"
     );
 }
+
+/// Every mating line of the rest of the turn (no pruning).
+fn all_mating_lines(
+    pos: &Position,
+    line: &mut Vec<crescendo::chess::Move>,
+    out: &mut Vec<Vec<crescendo::chess::Move>>,
+) {
+    for &mv in legal_moves(pos).iter() {
+        let mut child = pos.clone();
+        let effect = child.play(mv);
+        line.push(mv);
+        if effect.turn_ended {
+            if effect.check && status::is_mated(&child) {
+                out.push(line.clone());
+            }
+        } else {
+            all_mating_lines(&child, line, out);
+        }
+        line.pop();
+    }
+}
+
+/// The bounds of the restricted passes (only some pieces may move, at most
+/// so many more may start) never exclude a mate that keeps to the
+/// restriction: along every mating line of positions from aggressive games
+/// (both rule sets), with the pieces the line moves as the allowed ones.
+#[test]
+fn restricted_bounds_keep_every_mate() {
+    use crescendo::chess::position::castle_for;
+    use crescendo::chess::{Bitboard, MoveKind, Role, Square};
+    use crescendo::mate::bounds::{BoundCache, LastTwo, lower_bound_movable};
+    let mut lines_checked = 0;
+    let mut rejected = 0;
+    for rules in [Rules::Italian, Rules::Scottish] {
+        let mut rng = StdRng::seed_from_u64(41);
+        let mut cache = BoundCache::default();
+        for _ in 0..50 {
+            let mut pos = Position::startpos(rules);
+            while pos.turn_length() <= 5 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let left = pos.moves_left();
+                if (2..=4).contains(&left) {
+                    let mut lines = Vec::new();
+                    all_mating_lines(&pos, &mut Vec::new(), &mut lines);
+                    for line in lines.iter().take(30) {
+                        // The (from, to) steps of each move: castling moves two pieces.
+                        let steps = |mv: crescendo::chess::Move| -> Vec<(Square, Square)> {
+                            if mv.kind() == MoveKind::Castle {
+                                let c = castle_for(mv.from(), mv.to()).expect("castling");
+                                vec![(c.king_from, c.king_to), (c.rook_from, c.rook_to)]
+                            } else {
+                                vec![(mv.from(), mv.to())]
+                            }
+                        };
+                        // The start squares of the line's moving pieces, kept
+                        // up to date as the line is replayed.
+                        let mut movers: Vec<Square> = Vec::new();
+                        let mut seen: Vec<Square> = Vec::new();
+                        for &mv in line {
+                            for (from, to) in steps(mv) {
+                                match seen.iter().position(|&s| s == from) {
+                                    Some(i) => seen[i] = to,
+                                    None => {
+                                        movers.push(from);
+                                        seen.push(to);
+                                    }
+                                }
+                            }
+                        }
+                        let total = movers.len() as u32;
+                        let mut p = pos.clone();
+                        // The squares of the pieces moved so far.
+                        let mut cur: Vec<Square> = Vec::new();
+                        for (j, &mv) in line.iter().enumerate() {
+                            let rest = p.moves_left();
+                            let moved = cur.iter().fold(Bitboard::EMPTY, |b, s| b | s.bb());
+                            let every = movers.iter().fold(Bitboard::EMPTY, |b, s| b | s.bb());
+                            let recruits = total - cur.len() as u32;
+                            let f = fen::to_fen(&p);
+                            assert!(
+                                lower_bound_movable(&p, rest, &mut cache, moved, recruits) <= rest,
+                                "{f}: line {line:?} at {j}, {recruits} recruits"
+                            );
+                            assert!(
+                                lower_bound_movable(&p, rest, &mut cache, every, 0) <= rest,
+                                "{f}: line {line:?} at {j}, movers fixed"
+                            );
+                            let mut next = p.clone();
+                            let ended = next.play(mv).turn_ended;
+                            // The piece of the last move, after this one.
+                            if rest == 2 && !ended {
+                                let last = line[j + 1];
+                                let role = match mv.kind() {
+                                    MoveKind::Promotion(r) => r,
+                                    _ => p.piece_at(mv.from()).map_or(Role::Pawn, |x| x.role),
+                                };
+                                let filter = LastTwo::new(&p);
+                                let pass = filter.may_mate_after_movable(
+                                    &p,
+                                    &mut cache,
+                                    (mv.from(), mv.to()),
+                                    role,
+                                    mv.kind() == MoveKind::Castle,
+                                    last.from().bb(),
+                                );
+                                assert!(pass, "{f}: last two of {line:?}");
+                            }
+                            // Advance the restriction and the movers' squares.
+                            for (from, to) in steps(mv) {
+                                match cur.iter().position(|&s| s == from) {
+                                    Some(i) => cur[i] = to,
+                                    None => cur.push(to),
+                                }
+                                if let Some(i) = movers.iter().position(|&s| s == from) {
+                                    movers[i] = to;
+                                }
+                            }
+                            p = next;
+                        }
+                        lines_checked += 1;
+                    }
+                    // The restriction also excludes: one fixed piece less.
+                    if lines.is_empty()
+                        && lower_bound_movable(&pos, left, &mut cache, Bitboard::EMPTY, 1) > left
+                    {
+                        rejected += 1;
+                    }
+                }
+                let ek = pos.king_square(pos.side_to_move().other());
+                let mv = *moves
+                    .iter()
+                    .min_by_key(|m| {
+                        let d = (m.to().file() as i32 - ek.file() as i32)
+                            .abs()
+                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
+                        d * 8 + rng.random_range(0..12)
+                    })
+                    .expect("non-empty");
+                pos.play(mv);
+            }
+        }
+    }
+    assert!(
+        lines_checked > 1000 && rejected > 10,
+        "{lines_checked} lines checked, {rejected} rejected"
+    );
+}

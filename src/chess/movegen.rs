@@ -211,17 +211,69 @@ impl MoveSink for AnyLegal<'_> {
 }
 
 /// The legal next moves that give check, on the last move of the turn (or
-/// any move under the Scottish rules), where giving check is allowed:
-/// the king-safe moves filtered by [`CheckInfo::gives_check`].
+/// any move under the Scottish rules), where giving check is allowed. The
+/// generator's own walk, with each piece's destinations cut to the squares
+/// that check (or, for a piece on a line to the enemy king, that uncover a
+/// check); king steps are generated only for a king that can uncover one.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     debug_assert!(pos.check_allowed());
     list.clear();
-    let mut all = MoveList::new();
-    generate_king_safe(pos, &mut all);
+    let us = pos.side_to_move();
+    let ksq = pos.king_square(us);
+    let checkers = pos.checkers();
     let checks = CheckInfo::new(pos);
-    for &mv in all.iter() {
-        if checks.gives_check(pos, mv) {
-            list.push(mv);
+    let mut sink = CheckSink {
+        pos,
+        checks: &checks,
+        list,
+    };
+    if checks.discoverers.contains(ksq) {
+        king_moves(pos, ksq, &mut sink);
+    }
+    if checkers.more_than_one() {
+        return;
+    }
+    let own = pos.color_bb(us);
+    let target = match checkers.single() {
+        Some(checker) => attacks::between(ksq, checker) | checker.bb(),
+        None => !own,
+    };
+    let pinned = pos.blockers_for(ksq, us.other()) & own;
+    piece_moves(pos, ksq, pinned, target, &mut sink);
+    pawn_moves(pos, ksq, pinned, target, &mut sink);
+    if pos.moves_made() == 0 && pos.ep_squares().nonempty() {
+        en_passant_moves(pos, ksq, &mut sink);
+    }
+    if checkers.is_empty() {
+        castling_moves(pos, &mut sink);
+    }
+}
+
+/// Keeps the pushed moves that give check.
+struct CheckSink<'a> {
+    pos: &'a Position,
+    checks: &'a CheckInfo,
+    list: &'a mut MoveList,
+}
+
+impl MoveSink for CheckSink<'_> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        if self.checks.gives_check(self.pos, mv) {
+            self.list.push(mv);
+        }
+    }
+
+    #[inline]
+    fn push_set(&mut self, from: Square, dests: Bitboard) {
+        let role = self.pos.piece_at(from).map_or(Role::King, |p| p.role);
+        let c = self.checks;
+        let mut hits = dests & c.check_squares[role.index()];
+        if c.discoverers.contains(from) {
+            hits |= dests & !attacks::line(from, c.enemy_king);
+        }
+        for to in hits {
+            self.list.push(Move::new(from, to, MoveKind::Normal));
         }
     }
 }

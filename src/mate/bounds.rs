@@ -286,6 +286,20 @@ impl LastTwo {
         role: Role,
         castle: bool,
     ) -> bool {
+        self.may_mate_after_movable(pos, cache, (from, to), role, castle, Bitboard::ALL)
+    }
+
+    /// [`LastTwo::may_mate_after`] when only the moved piece and our pieces
+    /// on `movable` may make the last move (the others stay where they are).
+    pub fn may_mate_after_movable(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+        movable: Bitboard,
+    ) -> bool {
         if castle {
             return true;
         }
@@ -311,7 +325,7 @@ impl LastTwo {
         if moved_within & need == need && single(entry, role, to) {
             return true;
         }
-        (self.ours & !from.bb()).into_iter().any(|sq| {
+        (self.ours & movable & !from.bb()).into_iter().any(|sq| {
             self.within[sq.index()] & need == need
                 && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
         })
@@ -541,6 +555,19 @@ impl CacheEntry {
 
 /// [`lower_bound`] with a cache of piece options kept between calls.
 pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32 {
+    lower_bound_movable(pos, cap, cache, Bitboard::ALL, 0)
+}
+
+/// [`lower_bound_with`] when only our pieces on `movable` and at most
+/// `recruits` others may move (the pieces that do not move cover only what
+/// they attack now).
+pub fn lower_bound_movable(
+    pos: &Position,
+    cap: u32,
+    cache: &mut BoundCache,
+    movable: Bitboard,
+    recruits: u32,
+) -> u32 {
     let us = pos.side_to_move();
     let them = us.other();
     let eksq = pos.king_square(them);
@@ -573,16 +600,26 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
     let mut pieces = 0;
     let mut free: u16 = 0;
     let mut reachable: u16 = 0;
+    // Movers that would be recruits (bit per mover index).
+    let mut new_mask: u32 = 0;
     for from in pos.color_bb(us) {
         let Some(piece) = pos.piece_at(from) else {
             continue;
         };
         let l = entry.levels(piece.role, from);
         let now = l[0];
-        let later = l[level] & !now;
+        let fixed = !movable.contains(from);
+        let later = if !fixed || recruits > 0 {
+            l[level] & !now
+        } else {
+            0
+        };
         free |= now;
         reachable |= now | later;
         if later != 0 {
+            if fixed {
+                new_mask |= 1 << pieces;
+            }
             movers[pieces] = (from, piece.role);
             small[pieces] = [0, l[1], l[2], l[3]];
             pieces += 1;
@@ -591,6 +628,15 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
     if reachable != full {
         return cap + 1;
     }
+    // No limit when every candidate recruit may come.
+    let limit = if new_mask.count_ones() <= recruits || recruits as usize >= MAX_LAYERS {
+        Recruits::NONE
+    } else {
+        Recruits {
+            new_mask,
+            max: recruits,
+        }
+    };
     let need = full & !free;
     if need == 0 {
         return 0;
@@ -601,7 +647,7 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
     // A quick necessary condition first: the same cover problem with each
     // piece covering everything it reaches within its moves (a superset of
     // what it covers from any one end square).
-    if budget <= 3 && !levels_cover(&small[..pieces], need, 0, budget) {
+    if budget <= 3 && !levels_cover(&small[..pieces], need, 0, budget, limit) {
         return cap + 1;
     }
     // Each piece ends on one square and covers what it attacks from there
@@ -640,7 +686,7 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
         }
         starts[pieces] = n;
         if overflow {
-            min_cover_dp(entry, movers, pieces, need, count, budget)
+            min_cover_dp(entry, movers, pieces, need, count, budget, limit)
         } else {
             min_cover(
                 &flat[..n],
@@ -649,10 +695,11 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
                 need,
                 0,
                 budget,
+                limit,
             )
         }
     } else {
-        min_cover_dp(entry, movers, pieces, need, count, budget)
+        min_cover_dp(entry, movers, pieces, need, count, budget, limit)
     };
     if best > budget {
         cap + 1
@@ -664,7 +711,34 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
 /// Can pieces not in `used`, piece `p` spending `c` moves to cover
 /// `small[p][c]`, cover `uncovered` with at most `budget` moves in all?
 /// (Every needed target costs a mover at least one move.)
-fn levels_cover(small: &[[u16; 4]], uncovered: u16, used: u32, budget: u8) -> bool {
+/// At most `max` of the movers in `new_mask` may be used (a restricted search
+/// pass: pieces that have not moved yet and would start moving).
+#[derive(Clone, Copy)]
+struct Recruits {
+    new_mask: u32,
+    max: u32,
+}
+
+impl Recruits {
+    const NONE: Recruits = Recruits {
+        new_mask: 0,
+        max: 0,
+    };
+
+    /// May mover `p` be added to the movers in `used`?
+    #[inline]
+    fn allows(self, used: u32, p: usize) -> bool {
+        self.new_mask & (1 << p) == 0 || (used & self.new_mask).count_ones() < self.max
+    }
+}
+
+fn levels_cover(
+    small: &[[u16; 4]],
+    uncovered: u16,
+    used: u32,
+    budget: u8,
+    limit: Recruits,
+) -> bool {
     if uncovered == 0 {
         return true;
     }
@@ -674,6 +748,7 @@ fn levels_cover(small: &[[u16; 4]], uncovered: u16, used: u32, budget: u8) -> bo
     let t = uncovered & uncovered.wrapping_neg();
     small.iter().enumerate().any(|(p, l)| {
         used & (1 << p) == 0
+            && limit.allows(used, p)
             && (1..=budget as usize).any(|c| {
                 l[c] & t != 0
                     && (c == budget as usize && l[c] & uncovered == uncovered
@@ -683,6 +758,7 @@ fn levels_cover(small: &[[u16; 4]], uncovered: u16, used: u32, budget: u8) -> bo
                                 uncovered & !l[c],
                                 used | 1 << p,
                                 budget - c as u8,
+                                limit,
                             ))
             })
     })
@@ -707,6 +783,7 @@ fn min_cover(
     uncovered: u16,
     used: u32,
     budget: u8,
+    limit: Recruits,
 ) -> u8 {
     if uncovered == 0 {
         return 0;
@@ -714,7 +791,7 @@ fn min_cover(
     // Every uncovered target needs some free piece able to cover it.
     let mut avail = 0;
     for (p, r) in reach.iter().enumerate() {
-        if used & (1 << p) == 0 {
+        if used & (1 << p) == 0 && limit.allows(used, p) {
             avail |= r[budget as usize];
         }
     }
@@ -724,7 +801,7 @@ fn min_cover(
     let t = uncovered & uncovered.wrapping_neg();
     let mut best = FAR;
     for p in 0..starts.len() - 1 {
-        if used & (1 << p) != 0 {
+        if used & (1 << p) != 0 || !limit.allows(used, p) {
             continue;
         }
         for &(m, c) in &flat[starts[p]..starts[p + 1]] {
@@ -733,9 +810,17 @@ fn min_cover(
             if m & t == 0 || c > budget || c >= best {
                 continue;
             }
-            let limit = budget.min(best - 1) - c;
-            let rest = min_cover(flat, starts, reach, uncovered & !m, used | 1 << p, limit);
-            if rest <= limit {
+            let limit_left = budget.min(best - 1) - c;
+            let rest = min_cover(
+                flat,
+                starts,
+                reach,
+                uncovered & !m,
+                used | 1 << p,
+                limit_left,
+                limit,
+            );
+            if rest <= limit_left {
                 best = c + rest;
             }
         }
@@ -752,7 +837,14 @@ fn min_cover_dp(
     need: u16,
     count: usize,
     budget: u8,
+    limit: Recruits,
 ) -> u8 {
+    // Layer k: k recruits used so far (one layer when there is no limit).
+    let layers = if limit.new_mask == 0 {
+        1
+    } else {
+        limit.max as usize + 1
+    };
     let mut need_bits = [0u16; 9];
     let mut width = 0;
     for (i, b) in need_bits.iter_mut().enumerate().take(count) {
@@ -775,10 +867,11 @@ fn min_cover_dp(
         out
     };
     let all = (1usize << width) - 1;
-    let mut best = [u8::MAX; 512];
-    best[0] = 0;
-    let mut next = [u8::MAX; 512];
-    for &(from, role) in movers[..pieces].iter() {
+    let mut best = [[u8::MAX; 512]; MAX_LAYERS];
+    best[0][0] = 0;
+    let mut next = [[u8::MAX; 512]; MAX_LAYERS];
+    for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
+        let recruit = limit.new_mask & (1 << p) != 0;
         let mut opts = [(0u16, 0u8); 64];
         let mut n = 0;
         for &(m, c) in entry.options(role, from).iter() {
@@ -804,23 +897,42 @@ fn min_cover_dp(
         if n == 0 {
             continue;
         }
-        next[..=all].copy_from_slice(&best[..=all]);
-        for (mask, &base) in best[..=all].iter().enumerate() {
-            if base == u8::MAX {
+        for layer in 0..layers {
+            next[layer][..=all].copy_from_slice(&best[layer][..=all]);
+        }
+        for (layer, from_layer) in best[..layers].iter().enumerate() {
+            // A recruit moves up a layer; none beyond the limit.
+            let to = layer + usize::from(recruit);
+            if to >= layers {
                 continue;
             }
-            for &(c, k) in &opts[..n] {
-                let cost = base.saturating_add(k);
-                let m = mask | c as usize;
-                if cost <= budget && cost < next[m] {
-                    next[m] = cost;
+            for (mask, &base) in from_layer[..=all].iter().enumerate() {
+                if base == u8::MAX {
+                    continue;
+                }
+                for &(c, k) in &opts[..n] {
+                    let cost = base.saturating_add(k);
+                    let m = mask | c as usize;
+                    if cost <= budget && cost < next[to][m] {
+                        next[to][m] = cost;
+                    }
                 }
             }
         }
-        best[..=all].copy_from_slice(&next[..=all]);
+        for layer in 0..layers {
+            best[layer][..=all].copy_from_slice(&next[layer][..=all]);
+        }
     }
-    best[all]
+    best[..layers]
+        .iter()
+        .map(|b| b[all])
+        .min()
+        .unwrap_or(u8::MAX)
 }
+
+/// Layers of [`min_cover_dp`]: restricted passes allow at most this many
+/// recruits less one.
+const MAX_LAYERS: usize = 5;
 
 #[cfg(test)]
 mod tests {

@@ -95,11 +95,13 @@ fn shared_for<'a>(limits: &'a MateLimits, tt: &'a MateTable, started: Instant) -
 pub fn find_mate(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateResult {
     let started = Instant::now();
     let shared = shared_for(limits, tt, started);
-    let outcome = if limits.threads > 1 && pos.moves_left() > 1 {
+    let outcome = if limits.threads > 1 && search::uses_passes(pos) {
+        search_racing(pos, &shared, limits.threads)
+    } else if limits.threads > 1 && pos.moves_left() > 1 {
         search_parallel(pos, &shared, limits.threads)
     } else {
         let mut s = Searcher::new(&shared, 0);
-        let o = s.enter(pos);
+        let o = s.enter_with_passes(pos);
         s.flush();
         (o, s.line)
     };
@@ -120,6 +122,36 @@ pub fn find_mate(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateRes
         nodes: shared.nodes.load(Ordering::Relaxed),
         elapsed: started.elapsed(),
     }
+}
+
+/// Long turns: every thread runs the passes and the full search of
+/// [`Searcher::enter_with_passes`], each in its own move order (helper threads
+/// rotate their children), sharing the table's proofs; the first thread to
+/// finish answers and stops the others.
+fn search_racing(pos: &Position, shared: &Shared, threads: usize) -> (Outcome, Vec<Move>) {
+    let answer: Mutex<Option<(Outcome, Vec<Move>)>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let answer = &answer;
+            scope.spawn(move || {
+                let mut s = Searcher::new(shared, t);
+                let o = s.enter_with_passes(pos);
+                s.flush();
+                if o != Outcome::Aborted
+                    && let Ok(mut a) = answer.lock()
+                    && a.is_none()
+                {
+                    *a = Some((o, std::mem::take(&mut s.line)));
+                    shared.done.store(true, Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    answer
+        .into_inner()
+        .ok()
+        .flatten()
+        .unwrap_or((Outcome::Aborted, Vec::new()))
 }
 
 /// Root splitting: threads take the root moves one by one from a shared

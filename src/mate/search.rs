@@ -6,18 +6,38 @@
 //! Italian rules it is the last move, under the Scottish rules it ends the
 //! turn; either way the rules core says whether the opponent is mated. At the
 //! last move only checking moves are tried, since nothing else can mate.
+//!
+//! Turns of five or more moves start with restricted passes (see [`Few`] and
+//! [`Searcher::enter_with_passes`]): searches where only one, two or three
+//! of our pieces may move, which find most mates quickly; they take turns
+//! with the full search, which alone decides "no mate".
 
 use super::bounds;
 use super::tt::MateTable;
 use crate::chess::movegen::{CheckInfo, generate_checks};
+use crate::chess::position::castle_for;
 use crate::chess::status::is_mated;
-use crate::chess::{Move, MoveKind, MoveList, Position, Role, legal_moves};
+use crate::chess::{Bitboard, Move, MoveKind, MoveList, Position, Role, Square, legal_moves};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// How often (in nodes) a searcher looks at the clock, the stop flags and the
 /// node budget: about a tenth of a millisecond of work.
 const POLL: u64 = 1024;
+
+/// Restricted passes run for turns with at least this many moves left...
+const PASS_MIN_MOVES: u32 = 5;
+/// ...with up to this many moving pieces.
+const PASS_MAX_PIECES: u32 = 3;
+/// The node budget of each pass in the first round...
+const PASS_FIRST_BUDGET: u64 = 2000;
+/// ...and the full search's budget is this fraction of it.
+const FULL_SHARE: u64 = 4;
+
+/// Does the search of `pos` start with restricted passes?
+pub(crate) fn uses_passes(pos: &Position) -> bool {
+    pos.moves_left() >= PASS_MIN_MOVES
+}
 
 /// What the searchers of one query share.
 pub(crate) struct Shared<'a> {
@@ -50,6 +70,10 @@ pub(crate) enum Outcome {
     Aborted,
 }
 
+/// A child kept for searching: its lower bound, closeness to the enemy king,
+/// the move, the position and the pass restriction after it.
+type Child = (u32, i32, Move, Position, Option<Few>);
+
 /// One thread's search state.
 pub(crate) struct Searcher<'a> {
     shared: &'a Shared<'a>,
@@ -62,10 +86,89 @@ pub(crate) struct Searcher<'a> {
     /// Rotates the move order (so helper threads explore differently).
     salt: usize,
     aborted: bool,
+    /// Nodes flushed to the shared count so far.
+    local_nodes: u64,
+    /// Stop (as aborted) when `local_nodes + unflushed` reaches this.
+    budget_end: u64,
     /// Per ply: the children of the node being searched there.
-    children: Vec<Vec<(u32, i32, Move, Position)>>,
+    children: Vec<Vec<Child>>,
     /// Piece options for the move budget bound.
     bound_cache: bounds::BoundCache,
+    /// With `Some`: a restricted pass, where only a few pieces may move.
+    pub few: Option<Few>,
+    /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
+    /// short turns.
+    bound_memo: Vec<(u64, u32)>,
+}
+
+/// Entries of a searcher's memo of child bounds (a power of two).
+const BOUND_MEMO: usize = 1 << 16;
+
+/// A restricted search pass: at most `limit` of our pieces may move during
+/// the rest of the turn. Its "no mate" results are not proofs of "no mate"
+/// (they are stored only under the pass's own keys, [`Few::key`]); a mate it
+/// finds is a real mate. Mates usually take few pieces, so passes with a small
+/// limit find them long before the full search would.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Few {
+    pub limit: u32,
+    /// The squares the pieces that moved in this pass stand on.
+    pub moved: Bitboard,
+    pub count: u32,
+}
+
+impl Few {
+    pub fn new(limit: u32) -> Few {
+        Few {
+            limit,
+            moved: Bitboard::EMPTY,
+            count: 0,
+        }
+    }
+
+    /// The restriction after `mv`, if `mv` is allowed.
+    #[inline]
+    fn after(self, mv: Move) -> Option<Few> {
+        let mut f = self;
+        let mut step = |from: Square, to: Square| {
+            if f.moved.contains(from) {
+                f.moved = (f.moved ^ from.bb()) | to.bb();
+            } else {
+                f.count += 1;
+                f.moved |= to.bb();
+            }
+        };
+        if mv.kind() == MoveKind::Castle {
+            let c = castle_for(mv.from(), mv.to())?;
+            step(c.king_from, c.king_to);
+            step(c.rook_from, c.rook_to);
+        } else {
+            step(mv.from(), mv.to());
+        }
+        (f.count <= f.limit).then_some(f)
+    }
+
+    /// The pieces that may still move: all while new ones may start.
+    #[inline]
+    fn movable(self) -> Bitboard {
+        if self.count < self.limit {
+            Bitboard::ALL
+        } else {
+            self.moved
+        }
+    }
+
+    /// The table key of `key` under this restriction (a proof of "no mate"
+    /// in a pass holds only for the same pieces and the same room for more).
+    #[inline]
+    fn key(self, key: u64) -> u64 {
+        let mut z =
+            self.moved.0 ^ u64::from(self.limit - self.count).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        key ^ (z ^ (z >> 31)) ^ 0x5A5A_5A5A_5A5A_5A5A
+    }
 }
 
 impl<'a> Searcher<'a> {
@@ -77,8 +180,12 @@ impl<'a> Searcher<'a> {
             all: None,
             salt,
             aborted: false,
+            local_nodes: 0,
+            budget_end: u64::MAX,
             children: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
+            few: None,
+            bound_memo: Vec::new(),
         }
     }
 
@@ -87,6 +194,7 @@ impl<'a> Searcher<'a> {
         self.shared
             .nodes
             .fetch_add(self.unflushed, Ordering::Relaxed);
+        self.local_nodes += self.unflushed;
         self.unflushed = 0;
     }
 
@@ -100,6 +208,9 @@ impl<'a> Searcher<'a> {
             if self.shared.should_stop() {
                 self.aborted = true;
             }
+        }
+        if self.local_nodes + self.unflushed >= self.budget_end {
+            self.aborted = true;
         }
         if self.aborted {
             return Outcome::Aborted;
@@ -126,7 +237,15 @@ impl<'a> Searcher<'a> {
         // tested at once, so the filter does not apply to it.
         let scottish_checks =
             (left == 2 && pos.rules().check_ends_turn()).then(|| CheckInfo::new(pos));
+        let few = self.few;
         for &mv in moves.iter() {
+            let next_few = match few {
+                None => None,
+                Some(f) => match f.after(mv) {
+                    Some(n) => Some(n),
+                    None => continue,
+                },
+            };
             // The filter needs only the move, so it runs before the move is
             // played (and most moves are cut here).
             if let Some(f) = &last_two
@@ -138,12 +257,13 @@ impl<'a> Searcher<'a> {
                     MoveKind::Promotion(role) => role,
                     _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
                 };
-                if !f.may_mate_after(
+                if !f.may_mate_after_movable(
                     pos,
                     &mut self.bound_cache,
                     (mv.from(), mv.to()),
                     role,
                     mv.kind() == MoveKind::Castle,
+                    next_few.map_or(Bitboard::ALL, Few::movable),
                 ) {
                     self.unflushed += 1;
                     continue;
@@ -172,16 +292,46 @@ impl<'a> Searcher<'a> {
             let need = if left == 2 {
                 1
             } else {
-                if self.shared.tt.proved_none(child.key()) {
+                // The bound of a child met before (in an earlier round, or
+                // by another move order) is remembered: the key covers the
+                // position and the restriction. A remembered bound over the
+                // budget saves the table probes too.
+                let key = next_few.map_or(child.key(), |f| f.key(child.key()));
+                let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
+                let memo = match self.bound_memo.get(slot) {
+                    Some(&(k, need)) if k == key => Some(need),
+                    _ => None,
+                };
+                if memo.is_some_and(|need| need > left - 1) {
                     continue;
                 }
-                let need = bounds::lower_bound_with(&child, left - 1, &mut self.bound_cache);
+                if self.shared.tt.proved_none(child.key())
+                    || next_few.is_some() && self.shared.tt.proved_none(key)
+                {
+                    continue;
+                }
+                let need = match memo {
+                    Some(need) => need,
+                    None => {
+                        let need = bounds::lower_bound_movable(
+                            &child,
+                            left - 1,
+                            &mut self.bound_cache,
+                            next_few.map_or(Bitboard::ALL, |f| f.moved),
+                            next_few.map_or(0, |f| f.limit - f.count),
+                        );
+                        if let Some(e) = self.bound_memo.get_mut(slot) {
+                            *e = (key, need);
+                        }
+                        need
+                    }
+                };
                 if need > left - 1 {
                     continue;
                 }
                 need
             };
-            children.push((need, closeness(pos, mv), mv, child));
+            children.push((need, closeness(pos, mv), mv, child, next_few));
         }
         if outcome.is_none() {
             if left > 2 {
@@ -191,9 +341,12 @@ impl<'a> Searcher<'a> {
                 let k = self.salt % children.len();
                 children.rotate_left(k);
             }
-            for (_, _, mv, child) in &children {
+            for (_, _, mv, child, next_few) in &children {
                 self.line.push(*mv);
-                match self.search(child) {
+                self.few = *next_few;
+                let o = self.search(child);
+                self.few = few;
+                match o {
                     Outcome::Mate => {
                         if self.all.is_none() {
                             outcome = Some(Outcome::Mate);
@@ -218,7 +371,10 @@ impl<'a> Searcher<'a> {
         if found {
             return Outcome::Mate;
         }
-        self.shared.tt.store_none(pos.key());
+        match few {
+            None => self.shared.tt.store_none(pos.key()),
+            Some(f) => self.shared.tt.store_none(f.key(pos.key())),
+        }
         Outcome::NoMate
     }
 
@@ -228,6 +384,9 @@ impl<'a> Searcher<'a> {
         generate_checks(pos, &mut checks);
         let mut found = false;
         for &mv in checks.iter() {
+            if self.few.is_some_and(|f| f.after(mv).is_none()) {
+                continue;
+            }
             let mut child = pos.clone();
             child.play(mv);
             self.unflushed += 1;
@@ -249,6 +408,70 @@ impl<'a> Searcher<'a> {
     }
 
     /// Searches `pos` from scratch: table probe and bound first.
+    /// [`Searcher::enter`] for long turns: restricted passes ([`Few`]) and
+    /// the full search take turns in rounds, each run stopped after a node
+    /// budget that grows four-fold a round. A mate found by a pass is a real
+    /// mate; the full search alone decides "no mate", and its proofs in the
+    /// table carry over from round to round (so do the passes' own entries).
+    /// A turn whose mate takes few pieces is solved by a pass long before the
+    /// full search would find it; elsewhere the passes cost a bounded share.
+    pub fn enter_with_passes(&mut self, pos: &Position) -> Outcome {
+        if self.all.is_some() || !uses_passes(pos) {
+            return self.enter(pos);
+        }
+        // Long searches revisit children (round after round): their bounds
+        // are remembered.
+        if self.bound_memo.is_empty() {
+            self.bound_memo = vec![(0, 0); BOUND_MEMO];
+        }
+        let mut open = [true; PASS_MAX_PIECES as usize + 1];
+        let mut budget = PASS_FIRST_BUDGET;
+        // Under a node limit the passes get at most a quarter of it, so the
+        // full search keeps most of the budget for proving "no mate".
+        let mut pass_room = self.shared.node_limit / 4;
+        loop {
+            for limit in 1..=PASS_MAX_PIECES {
+                if !open[limit as usize] || pass_room == 0 {
+                    continue;
+                }
+                self.few = Some(Few::new(limit));
+                let before = self.local_nodes + self.unflushed;
+                let o = self.enter_budgeted(pos, budget.min(pass_room));
+                pass_room = pass_room.saturating_sub(self.local_nodes + self.unflushed - before);
+                self.few = None;
+                match o {
+                    Some(Outcome::NoMate) => open[limit as usize] = false,
+                    Some(o) => return o,
+                    None => {}
+                }
+                self.line.clear();
+            }
+            let full = if pass_room == 0 {
+                u64::MAX
+            } else {
+                budget / FULL_SHARE
+            };
+            if let Some(o) = self.enter_budgeted(pos, full) {
+                return o;
+            }
+            self.line.clear();
+            budget = budget.saturating_mul(4);
+        }
+    }
+
+    /// [`Searcher::enter`] stopped after about `budget` more nodes: `None`
+    /// when that budget (and not a limit of the query) stopped it.
+    fn enter_budgeted(&mut self, pos: &Position, budget: u64) -> Option<Outcome> {
+        self.budget_end = (self.local_nodes + self.unflushed).saturating_add(budget);
+        let o = self.enter(pos);
+        self.budget_end = u64::MAX;
+        if o == Outcome::Aborted && !self.shared.should_stop() {
+            self.aborted = false;
+            return None;
+        }
+        Some(o)
+    }
+
     pub fn enter(&mut self, pos: &Position) -> Outcome {
         if self.shared.tt.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
             return Outcome::NoMate;
