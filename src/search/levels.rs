@@ -253,6 +253,11 @@ fn weakened(
     rng: &mut Rng,
     on_info: impl FnMut(&SearchInfo),
 ) -> SearchResult {
+    // The turn chosen below is finished within the search's own share of
+    // the time (see `SEARCH_TIME_SHARE`): the safety net has the rest.
+    let deadline = super::time::budget(limits)
+        .hard
+        .map(|hard| Instant::now() + hard * super::SEARCH_TIME_SHARE / 100);
     let mut weak = limits.clone();
     weak.depth = Some(limits.depth.unwrap_or(h.max_depth).min(h.max_depth));
     weak.nodes = Some(limits.nodes.unwrap_or(h.max_nodes).min(h.max_nodes));
@@ -287,7 +292,7 @@ fn weakened(
         }
         if pick > 0 {
             let line = result.lines[pick].clone();
-            result.turn = searcher.complete_turn(pos, &line.pv, stop);
+            result.turn = searcher.complete_turn(pos, &line.pv, deadline, stop);
             result.score = line.score;
             result.pv = line.pv;
         }

@@ -53,7 +53,7 @@ pub const ROOT_MATE_NODES: u64 = 400_000;
 pub const SAFETY_NODES: u64 = 200_000;
 /// Part of the time budget the search uses when the safety net runs after
 /// it, in percent.
-const SEARCH_TIME_SHARE: u32 = 60;
+pub(crate) const SEARCH_TIME_SHARE: u32 = 60;
 /// Default budget of the mate check made at each turn start inside the tree
 /// (does the side to move mate in its turn? then the previous turn lost).
 pub const TREE_MATE_NODES: u64 = 1_000;
@@ -203,11 +203,13 @@ impl Searcher {
     }
 
     /// The rest of the current turn along `pv`, continued by short searches
-    /// where `pv` stops before the turn's end.
+    /// where `pv` stops before the turn's end; they end by `deadline` (after
+    /// it, the moves are chosen without searching).
     pub fn complete_turn(
         &mut self,
         pos: &Position,
         pv: &[Move],
+        deadline: Option<Instant>,
         stop: &Arc<AtomicBool>,
     ) -> Vec<Move> {
         let shared = Shared {
@@ -218,7 +220,12 @@ impl Searcher {
             halt: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
         };
-        Worker::new(&shared, &Limits::default(), 0).complete_turn(pos, pv)
+        let limits = Limits {
+            movetime: deadline.map(|d| d.saturating_duration_since(Instant::now())),
+            safety_nodes: Some(0), // the whole time is the fillers'
+            ..Limits::default()
+        };
+        Worker::new(&shared, &limits, 0).complete_turn(pos, pv)
     }
 
     /// Searches `pos` within `limits` or until `stop` is set, calling
