@@ -177,11 +177,12 @@ pub fn play(
         Baseline::None => {}
     }
     let started = Instant::now();
-    let mut result = match handicap(style.skill) {
+    let handicap = handicap(style.skill);
+    let mut result = match handicap {
         None => searcher.search(pos, limits, stop, &mut on_info),
         Some(h) => weakened(searcher, pos, limits, h, stop, &mut rng, &mut on_info),
     };
-    let safety_nodes = match handicap(style.skill) {
+    let safety_nodes = match handicap {
         None => limits.safety_nodes.unwrap_or(super::SAFETY_NODES),
         Some(h) => h.safety_nodes.min(limits.safety_nodes.unwrap_or(u64::MAX)),
     };

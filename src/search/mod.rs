@@ -202,6 +202,18 @@ impl Searcher {
         &self.mate
     }
 
+    /// What the workers of one search share.
+    fn shared<'a>(&'a self, stop: &'a Arc<AtomicBool>) -> Shared<'a> {
+        Shared {
+            tt: &self.tt,
+            mate: &self.mate,
+            mate_cache: &self.mate_cache,
+            stop,
+            halt: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        }
+    }
+
     /// The rest of the current turn along `pv`, continued by short searches
     /// where `pv` stops before the turn's end; they end by `deadline` (after
     /// it, the moves are chosen without searching).
@@ -212,14 +224,7 @@ impl Searcher {
         deadline: Option<Instant>,
         stop: &Arc<AtomicBool>,
     ) -> Vec<Move> {
-        let shared = Shared {
-            tt: &self.tt,
-            mate: &self.mate,
-            mate_cache: &self.mate_cache,
-            stop,
-            halt: AtomicBool::new(false),
-            helper_nodes: AtomicU64::new(0),
-        };
+        let shared = self.shared(stop);
         let limits = Limits {
             movetime: deadline.map(|d| d.saturating_duration_since(Instant::now())),
             safety_nodes: Some(0), // the whole time is the fillers'
@@ -238,14 +243,7 @@ impl Searcher {
         stop: &Arc<AtomicBool>,
         mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
-        let shared = Shared {
-            tt: &self.tt,
-            mate: &self.mate,
-            mate_cache: &self.mate_cache,
-            stop,
-            halt: AtomicBool::new(false),
-            helper_nodes: AtomicU64::new(0),
-        };
+        let shared = self.shared(stop);
         let mut main = Worker::new(&shared, limits, 0);
         if let Some(result) = main.root_checks(pos, &mut on_info) {
             return result;
