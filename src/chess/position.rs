@@ -497,6 +497,15 @@ mod tests {
     use crate::chess::{Rules, fen, legal_moves};
 
     #[test]
+    fn incremental_key_matches_the_full_computation_along_random_games() {
+        for (seed, rules) in [(3, Rules::Italian), (4, Rules::Scottish), (5, Rules::Chess)] {
+            for pos in crate::chess::random_game_positions(rules, 60, 24, seed) {
+                assert_eq!(pos.key(), pos.compute_key(), "{pos}");
+            }
+        }
+    }
+
+    #[test]
     fn escaping_check_clears_it_for_the_rest_of_the_turn() {
         // White escapes Qd1+ with Kxd1; the other pieces must move again after.
         let mut p = fen::parse(
