@@ -2,7 +2,7 @@
 //! on hand-built positions, for both rule sets. Each test is named after its rule.
 
 use crescendo::chess::notation::parse_uci;
-use crescendo::chess::status::{Status, status};
+use crescendo::chess::status::{Status, can_finish_turn, status};
 use crescendo::chess::{Color, Position, Rules, Square, fen, legal_moves};
 
 const BOTH: [Rules; 2] = [Rules::Italian, Rules::Scottish];
@@ -99,15 +99,48 @@ fn rule_05_stalemate_at_turn_start() {
 }
 
 #[test]
-fn rule_05_stalemate_after_escaping_check_is_not_mate() {
-    // The only escape, hxg3, leaves White without a second move: stalemate.
+fn rule_05_in_check_able_to_escape_but_not_to_finish_is_stalemate_not_mate() {
+    // The only escape, hxg3, leaves White without a second move: the turn
+    // cannot be made, so White is stalemated at its start already.
     for rules in BOTH {
         let mut p = pos("4k3/b7/8/8/6p1/6n1/6PP/5n1K w - - 0 3", rules);
+        assert!(p.in_check());
         assert_eq!(moves(&p), vec!["h2g3"]);
-        assert_eq!(status(&p), Status::Ongoing);
+        assert_eq!(status(&p), Status::Stalemate);
         play(&mut p, "h2g3");
         assert!(legal_moves(&p).is_empty());
         assert_eq!(status(&p), Status::Stalemate);
+    }
+}
+
+#[test]
+fn rule_05_stalemate_at_turn_start_when_every_sequence_gets_stuck() {
+    for rules in BOTH {
+        // a5a6 is White's only move, and after it White has none.
+        let p = pos("8/p7/8/P7/8/8/5k2/5n1K w - - 0 3", rules);
+        assert_eq!(moves(&p), vec!["a5a6"]);
+        assert!(!can_finish_turn(&p));
+        assert_eq!(status(&p), Status::Stalemate);
+        // In the middle of a turn the same: two moves left, one possible.
+        let mid = pos("8/p7/8/P7/8/8/5k2/5n1K w - - 0 3 1", rules);
+        assert_eq!(status(&mid), Status::Stalemate);
+        // A turn of one move is made by a5a6 alone.
+        let one = pos("8/p7/8/P7/8/8/5k2/5n1K w - - 0 1", rules);
+        assert!(can_finish_turn(&one));
+        assert_eq!(status(&one), Status::Ongoing);
+        let last = pos("8/p7/8/P7/8/8/5k2/5n1K w - - 0 3 2", rules);
+        assert_eq!(status(&last), Status::Ongoing);
+    }
+}
+
+#[test]
+fn rule_05_a_turn_that_can_be_made_is_not_stalemate() {
+    // As above without the f1 knight: the king can go to h2 and back, so all
+    // five moves can be made and the game goes on.
+    for rules in BOTH {
+        let p = pos("8/p7/8/P7/8/8/5k2/7K w - - 0 5", rules);
+        assert!(can_finish_turn(&p));
+        assert_eq!(status(&p), Status::Ongoing);
     }
 }
 

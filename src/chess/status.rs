@@ -4,6 +4,7 @@ use super::bitboard::{Color, Role};
 use super::movegen::{generate_king_safe, has_legal_move, legal_moves};
 use super::moves::{Move, MoveList};
 use super::position::Position;
+use rustc_hash::FxHashSet;
 use std::fmt;
 
 /// Where a game stands.
@@ -19,7 +20,9 @@ pub enum Status {
     ItalianMate {
         winner: Color,
     },
-    /// The side to move cannot make every move of its turn.
+    /// The side to move cannot make every move of its turn: it has no legal
+    /// move, or (rule 5) every sequence of its moves gets stuck before the
+    /// turn is complete.
     Stalemate,
     /// Neither side can mate: K v K, K+N v K, K+B v K.
     DeadPosition,
@@ -87,6 +90,10 @@ pub fn status_with(pos: &Position, mates_this_turn: impl FnOnce(&Position) -> bo
     if moves.is_empty() {
         return stuck_status(pos);
     }
+    if !can_finish_turn(pos) {
+        // Rule 5: moves exist, but every sequence of them gets stuck.
+        return Status::Stalemate;
+    }
     if pos.moves_made() == 0 && pos.quiet_turns() >= 10 && !mates_this_turn(pos) {
         return Status::TenQuietTurns;
     }
@@ -111,6 +118,40 @@ fn stuck_status(pos: &Position) -> Status {
     } else {
         Status::ItalianMate { winner }
     }
+}
+
+/// Can the side to move still make every move of its turn (rule 5)? A turn
+/// cut short by a Scottish check counts as made. Depth first, stopping at
+/// the first way through; positions with no way through are remembered, so
+/// each distinct position of the turn is searched at most once. Usually the
+/// first line tried goes through, and the search is a handful of moves.
+pub fn can_finish_turn(pos: &Position) -> bool {
+    let mut dead_ends = FxHashSet::default();
+    finishes(pos, &mut dead_ends)
+}
+
+fn finishes(pos: &Position, dead_ends: &mut FxHashSet<[u64; 4]>) -> bool {
+    let moves = legal_moves(pos);
+    if pos.is_last_move() {
+        return !moves.is_empty();
+    }
+    for &mv in moves.iter() {
+        let mut child = pos.clone();
+        if child.play(mv).turn_ended {
+            return true;
+        }
+        // Inside one turn the exact key (all but the quiet counter, which
+        // cannot matter before the turn ends) names the rest of the turn.
+        let key = child.exact_key();
+        if dead_ends.contains(&key) {
+            continue;
+        }
+        if finishes(&child, dead_ends) {
+            return true;
+        }
+        dead_ends.insert(key);
+    }
+    false
 }
 
 /// Is the side to move mated at the start of its turn (either kind of mate)?
