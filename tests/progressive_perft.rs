@@ -9,6 +9,7 @@ use crescendo::chess::{Position, Rules, START_FEN, fen, legal_moves, perft};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use reference::{RefRules, reference_divide, reference_perft};
+use std::sync::Mutex;
 
 fn ref_rules(rules: Rules) -> RefRules {
     match rules {
@@ -47,7 +48,16 @@ fn start_position_first_two_turns_match_reference_and_table() {
     }
 }
 
+/// Each T = 3 run of the reference takes about 4 GB: the tests that make one
+/// take turns (`cargo test` runs tests in parallel), so that the suite fits
+/// a machine with less than 8 GB.
+static BIG_REFERENCE_RUN: Mutex<()> = Mutex::new(());
+
 fn three_turns(rules: Rules, want: (u64, u64, u64, u64)) {
+    // A failed run poisons the lock; the next one may still go.
+    let _turn = BIG_REFERENCE_RUN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let c = assert_same(START_FEN, 3, rules);
     assert_eq!(
         (c.sequences, c.positions, c.stalemates, c.mates),
@@ -126,11 +136,22 @@ fn hand_built_positions_match_reference() {
         "kr6/8/8/r6R/8/8/8/K7 w - - 0 3",
         // Promotions that check.
         "7k/1P6/8/8/8/8/6p1/K7 w - - 0 3",
+        // Stalemates: at turn start (Italian: e7+ may not come first) ...
+        "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 2",
+        // ... and after the only escape from check, hxg3.
+        "4k3/b7/8/8/6p1/6n1/6PP/5n1K w - - 0 3",
     ];
     for rules in [Rules::Italian, Rules::Scottish] {
         for text in cases {
             assert_same(text, 1, rules);
         }
+        // The stalemate cases (few pieces) also over two turns.
+        let mut stalemates = 0;
+        for text in &cases[cases.len() - 2..] {
+            stalemates += assert_same(text, 1, rules).stalemates;
+            stalemates += assert_same(text, 2, rules).stalemates;
+        }
+        assert!(stalemates > 0, "{rules}: the cases must include stalemates");
     }
 }
 

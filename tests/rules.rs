@@ -193,6 +193,28 @@ fn rule_07_ten_quiet_turns_draw_unless_the_mover_mates() {
 }
 
 #[test]
+fn rule_07_the_mate_exception_is_asked_again_at_every_later_turn() {
+    for rules in BOTH {
+        // Past ten quiet turns: still on while the mover can mate, a draw otherwise.
+        for quiet in [11, 12, 15] {
+            let mate = pos(&format!("7k/8/6K1/8/8/8/8/R7 w - - {quiet} 3"), rules);
+            assert_eq!(status(&mate), Status::Ongoing, "{quiet}");
+            let no_mate = pos(&format!("4k3/8/8/8/8/8/8/R3K3 w - - {quiet} 3"), rules);
+            assert_eq!(status(&no_mate), Status::TenQuietTurns, "{quiet}");
+        }
+        // In play: White could mate at ten quiet turns, plays a quiet turn
+        // instead, and at eleven Black (a lone king) cannot mate: a draw.
+        let mut p = pos("7k/8/6K1/8/8/8/8/R7 b - - 9 2", rules);
+        play(&mut p, "h8g8 g8h8");
+        assert_eq!(p.quiet_turns(), 10);
+        assert_eq!(status(&p), Status::Ongoing);
+        play(&mut p, "a1b1 b1c1 c1d1");
+        assert_eq!(p.quiet_turns(), 11);
+        assert_eq!(status(&p), Status::TenQuietTurns);
+    }
+}
+
+#[test]
 fn rule_07_quiet_turn_counter() {
     for rules in BOTH {
         let mut p = pos("4k3/8/8/8/8/8/P7/R3K3 w - - 4 3", rules);
@@ -241,11 +263,21 @@ fn rule_08_dead_positions() {
 
 #[test]
 fn rule_09_no_repetition_turn_length_is_part_of_the_position() {
-    let a = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 3", Rules::Italian);
-    let b = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 5", Rules::Italian);
-    let c = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 5 1", Rules::Italian);
-    assert_ne!(a.key(), b.key());
-    assert_ne!(b.key(), c.key());
+    for rules in BOTH {
+        let a = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 3", rules);
+        let b = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 5", rules);
+        let c = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 5 1", rules);
+        assert_ne!(a.key(), b.key(), "{rules}");
+        assert_ne!(b.key(), c.key(), "{rules}");
+        // The same board with the same side to move after four turns is
+        // another position: the turn has grown from 1 to 5 moves.
+        let mut p = pos("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", rules);
+        let start = p.clone();
+        play(&mut p, "e1d1 e8d8 d8e8 d1e1 a1a2 a2a1 e8d8 d8e8 e8d8 d8e8");
+        assert_eq!(fen::to_fen(&p), "4k3/8/8/8/8/8/8/R3K3 w - - 4 5");
+        assert_ne!(p.key(), start.key(), "{rules}");
+        assert_ne!(p, start, "{rules}");
+    }
 }
 
 #[test]
