@@ -9,6 +9,7 @@ use crescendo::chess::{Position, Rules, START_FEN, fen, legal_moves, perft};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use reference::{RefRules, reference_divide, reference_perft};
+use std::process::Command;
 use std::sync::Mutex;
 
 fn ref_rules(rules: Rules) -> RefRules {
@@ -165,5 +166,194 @@ fn divide_matches_reference_by_first_move() {
             .collect();
         ours.sort();
         assert_eq!(ours, reference_divide(text, 2, ref_rules(rules)), "{rules}");
+    }
+}
+
+// ---- the `crescendo perft` command ----------------------------------------
+
+/// Runs `crescendo perft <args>`: (exit success, stdout, stderr).
+fn perft_command(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .arg("perft")
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// `crescendo perft <args> --json`: stdout must be exactly one JSON object.
+fn perft_command_json(args: &[&str]) -> (String, serde_json::Value) {
+    let mut all = args.to_vec();
+    all.push("--json");
+    let (ok, stdout, stderr) = perft_command(&all);
+    assert!(ok, "{args:?}: {stderr}");
+    assert_eq!(stdout.lines().count(), 1, "{args:?}: one line: {stdout}");
+    let value: serde_json::Value =
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert!(value.is_object(), "{stdout}");
+    (stdout.trim().to_string(), value)
+}
+
+/// The keys of a JSON object's text, in the order written (top level only).
+fn top_level_keys(text: &str) -> Vec<String> {
+    let mut keys = Vec::new();
+    let (mut depth, mut in_string, mut key) = (0, false, String::new());
+    let mut expect_key = false;
+    for c in text.chars() {
+        match c {
+            '"' if in_string => {
+                in_string = false;
+                if expect_key && depth == 1 {
+                    keys.push(std::mem::take(&mut key));
+                }
+                expect_key = false;
+            }
+            _ if in_string => key.push(c),
+            '"' => {
+                in_string = true;
+                key.clear();
+            }
+            '{' => {
+                depth += 1;
+                expect_key = true;
+            }
+            '}' => depth -= 1,
+            ',' => expect_key = true,
+            _ => {}
+        }
+    }
+    keys
+}
+
+#[test]
+fn perft_command_json_has_the_documented_keys_in_order() {
+    let (text, v) = perft_command_json(&["--turns", "2"]);
+    assert_eq!(
+        top_level_keys(&text),
+        ["sequences", "positions", "stalemates", "seconds", "mates"],
+        "{text}"
+    );
+    assert!(
+        text.starts_with("{\"sequences\":8902,\"positions\":5362,\"stalemates\":0,\"seconds\":"),
+        "{text}"
+    );
+    assert!(v["seconds"].as_f64().is_some_and(|s| s >= 0.0), "{text}");
+    assert_eq!(v["mates"], 0);
+}
+
+#[test]
+fn perft_command_counts_from_the_middle_of_a_turn() {
+    // Black's knight stands on a6, which its a7a5 passed over this turn.
+    for text in [
+        "r1bqkbnr/2pp1ppp/n7/pp2p3/P5P1/5N2/1PPPPPBP/RNBQK2R b KQkq a6 0 4 2",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 3 1",
+    ] {
+        for rules in [Rules::Italian, Rules::Scottish] {
+            let (_, v) =
+                perft_command_json(&["--fen", text, "--turns", "1", "--rules", rules.name()]);
+            let want = reference_perft(text, 1, ref_rules(rules));
+            assert_eq!(v["sequences"], want.sequences, "{rules} {text}");
+            assert_eq!(v["positions"], want.positions_chess_ep, "{rules} {text}");
+            assert_eq!(v["stalemates"], want.stalemates, "{rules} {text}");
+        }
+    }
+}
+
+#[test]
+fn perft_command_divide_sums_to_the_total() {
+    for (text, turns, rules) in [
+        (START_FEN, "2", "italian"),
+        // Mid-turn, with the mover's own double step pending.
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 3 1",
+            "1",
+            "scottish",
+        ),
+    ] {
+        let args = [
+            "--fen", text, "--turns", turns, "--rules", rules, "--divide",
+        ];
+        let (json, v) = perft_command_json(&args);
+        let keys = top_level_keys(&json);
+        assert_eq!(keys.last().map(String::as_str), Some("divide"), "{json}");
+        let parts = v["divide"].as_object().expect("divide is an object");
+        let sum: u64 = parts.values().map(|n| n.as_u64().unwrap()).sum();
+        assert_eq!(v["sequences"].as_u64(), Some(sum), "{json}");
+        let (_, whole) = perft_command_json(&["--fen", text, "--turns", turns, "--rules", rules]);
+        for key in ["sequences", "positions", "stalemates", "mates"] {
+            assert_eq!(v[key], whole[key], "{rules} {key}");
+        }
+        // Plain text: one `<move>: <n>` line per first move, then the totals.
+        let (ok, plain, _) = perft_command(&args);
+        assert!(ok);
+        let lines: Vec<&str> = plain.lines().filter(|l| l.contains(": ")).collect();
+        assert_eq!(lines.len(), parts.len(), "{plain}");
+        let plain_sum: u64 = lines
+            .iter()
+            .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(plain_sum, sum);
+        assert!(plain.contains(&format!("\nsequences {sum}\n")), "{plain}");
+    }
+}
+
+#[test]
+fn perft_command_chess_depth() {
+    let (text, v) = perft_command_json(&["--chess", "--depth", "3"]);
+    assert_eq!(top_level_keys(&text), ["nodes", "seconds"], "{text}");
+    assert_eq!(v["nodes"], 8902);
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let (text, v) = perft_command_json(&["--chess", "--depth", "3", "--fen", kiwipete, "--divide"]);
+    assert_eq!(v["nodes"], 97_862, "{text}");
+    let parts = v["divide"].as_object().expect("divide is an object");
+    assert_eq!(parts.len(), 48);
+    let sum: u64 = parts.values().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(sum, 97_862);
+    let (ok, plain, _) = perft_command(&["--chess", "--depth", "2"]);
+    assert!(ok && plain.starts_with("nodes 400\n"), "{plain}");
+}
+
+#[test]
+fn perft_command_rejects_a_malformed_fen_naming_the_field() {
+    for (fen, field) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
+            "placement",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            "side",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
+            "castling",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
+            "en-passant",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3 3",
+            "moves-made",
+        ),
+        ("4k3/8/8/8/8/8/8/4K3 w - -", "count"),
+    ] {
+        for json in [false, true] {
+            let mut args = vec!["--fen", fen];
+            if json {
+                args.push("--json");
+            }
+            let (ok, stdout, stderr) = perft_command(&args);
+            assert!(!ok, "{fen} must be rejected");
+            assert!(stdout.is_empty(), "{fen}: {stdout}");
+            assert!(
+                stderr.contains(&format!("invalid FEN {field} field")),
+                "{fen}: {stderr}"
+            );
+        }
     }
 }

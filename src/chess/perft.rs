@@ -161,6 +161,42 @@ pub fn keep_live_ep_only(pos: &mut Position) {
     }
 }
 
+/// [`divide`] and the whole [`perft`] from the same walks: sequences,
+/// stalemates and mates are sums over the first moves; the distinct end
+/// positions are the union of the parts' (two first moves can end in the
+/// same position, so their counts do not add up).
+pub fn divide_with_total(pos: &Position, turns: u32) -> (Vec<(Move, PerftCounts)>, PerftCounts) {
+    let moves = legal_moves(pos);
+    if moves.is_empty() {
+        // Stuck (or mated) already: nothing to split.
+        return (Vec::new(), perft(pos, turns));
+    }
+    let mut ends = FxHashSet::default();
+    let mut total = PerftCounts::default();
+    let mut parts = Vec::with_capacity(moves.len());
+    for &mv in moves.iter() {
+        let mut walk = Walk::default();
+        let tally = walk.child(pos, mv, turns);
+        let counts = PerftCounts {
+            sequences: tally.sequences,
+            positions: walk.ends.len() as u64,
+            stalemates: tally.stalemates,
+            mates: tally.mates,
+        };
+        total.sequences += counts.sequences;
+        total.stalemates += counts.stalemates;
+        total.mates += counts.mates;
+        if ends.is_empty() {
+            ends = walk.ends;
+        } else {
+            ends.extend(walk.ends);
+        }
+        parts.push((mv, counts));
+    }
+    total.positions = ends.len() as u64;
+    (parts, total)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,6 +219,24 @@ mod tests {
             assert_eq!(perft(&pos, 1).sequences, 20);
             let two = perft(&pos, 2);
             assert_eq!((two.sequences, two.positions), (8902, 5362));
+        }
+    }
+
+    #[test]
+    fn divide_with_total_sums_the_parts_and_unites_the_end_positions() {
+        for text in [
+            START_FEN,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 2 1",
+            // Stalemates and mates on the way; no first move at all.
+            "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 2",
+            "1b3kr1/8/8/8/8/8/8/7K w - - 0 3",
+        ] {
+            for rules in [Rules::Italian, Rules::Scottish] {
+                let pos = parse(text, rules).unwrap();
+                let (parts, total) = divide_with_total(&pos, 2);
+                assert_eq!(total, perft(&pos, 2), "{rules} {text}");
+                assert_eq!(parts, divide(&pos, 2), "{rules} {text}");
+            }
         }
     }
 }

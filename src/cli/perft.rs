@@ -62,11 +62,12 @@ fn run_linear(args: &PerftArgs) -> CliResult {
     }
     let pos = args.lp.position(args.fen.as_deref())?;
     let started = Instant::now();
+    let mut parts = Vec::new();
     let c = if args.divide {
         // The total is the sum of the parts: no second count.
         let mut total = linear::PerftResult::default();
         for (mv, c) in linear::perft_divide(&pos, args.turns) {
-            println!("{mv}: {}", c.sequences);
+            parts.push((mv.to_string(), c.sequences));
             total += c;
         }
         total
@@ -76,15 +77,23 @@ fn run_linear(args: &PerftArgs) -> CliResult {
     let secs = started.elapsed().as_secs_f64();
     if args.json {
         // Written by hand to keep the key order of the chess output's
-        // documentation: `sequences` first, `seconds` last.
-        println!(
-            "{{\"sequences\":{},\"games_ended\":{},\"passes\":{},\"seconds\":{}}}",
+        // documentation: `sequences` first, `seconds` last (then `divide`).
+        let mut out = format!(
+            "{{\"sequences\":{},\"games_ended\":{},\"passes\":{},\"seconds\":{}",
             c.sequences,
             c.games_ended,
             c.passes,
             serde_json::json!(secs)
         );
+        if args.divide {
+            out.push_str(&divide_json(&parts));
+        }
+        out.push('}');
+        println!("{out}");
     } else {
+        for (mv, n) in &parts {
+            println!("{mv}: {n}");
+        }
         println!("sequences {}", c.sequences);
         println!("games_ended {}", c.games_ended);
         println!("passes {}", c.passes);
@@ -97,44 +106,45 @@ fn run_progressive(args: &PerftArgs) -> CliResult {
     let rules = if args.chess { Rules::Chess } else { args.rules };
     let text = args.fen.as_deref().unwrap_or(START_FEN);
     let pos = fen::parse(text, rules).map_err(|e| e.to_string())?;
-    let started = Instant::now();
     if args.chess {
-        if args.divide {
-            for (mv, n) in perft::chess_divide(&pos, args.depth) {
-                println!("{mv}: {n}");
-            }
-        }
-        let nodes = perft::chess_perft(&pos, args.depth);
-        let secs = started.elapsed().as_secs_f64();
-        if args.json {
-            println!("{}", serde_json::json!({"nodes": nodes, "seconds": secs}));
-        } else {
-            println!("nodes {nodes}");
-            println!("seconds {secs:.3}");
-            println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
-        }
+        run_chess(args, &pos);
         return Ok(());
     }
     if args.turns == 0 {
         return Err("--turns must be at least 1".into());
     }
-    if args.divide {
-        for (mv, c) in perft::divide(&pos, args.turns) {
-            println!("{mv}: {}", c.sequences);
-        }
-    }
-    let c = perft::perft(&pos, args.turns);
-    let secs = started.elapsed().as_secs_f64();
-    if args.json {
-        let v = serde_json::json!({
-            "sequences": c.sequences,
-            "positions": c.positions,
-            "stalemates": c.stalemates,
-            "mates": c.mates,
-            "seconds": secs,
-        });
-        println!("{v}");
+    let started = Instant::now();
+    // With --divide the total comes from the same walks (no second count).
+    let (parts, c) = if args.divide {
+        perft::divide_with_total(&pos, args.turns)
     } else {
+        (Vec::new(), perft::perft(&pos, args.turns))
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let parts: Vec<(String, u64)> = parts
+        .into_iter()
+        .map(|(mv, c)| (mv.uci(), c.sequences))
+        .collect();
+    if args.json {
+        // Written by hand: the documented key order (serde_json's objects
+        // sort their keys), `mates` and `divide` as extensions after it.
+        let mut out = format!(
+            "{{\"sequences\":{},\"positions\":{},\"stalemates\":{},\"seconds\":{},\"mates\":{}",
+            c.sequences,
+            c.positions,
+            c.stalemates,
+            serde_json::json!(secs),
+            c.mates
+        );
+        if args.divide {
+            out.push_str(&divide_json(&parts));
+        }
+        out.push('}');
+        println!("{out}");
+    } else {
+        for (mv, n) in &parts {
+            println!("{mv}: {n}");
+        }
         println!("sequences {}", c.sequences);
         println!("positions {}", c.positions);
         println!("stalemates {}", c.stalemates);
@@ -142,4 +152,47 @@ fn run_progressive(args: &PerftArgs) -> CliResult {
         println!("seconds {secs:.3}");
     }
     Ok(())
+}
+
+/// Ordinary-chess perft. With `--divide` the total is the sum of the parts.
+fn run_chess(args: &PerftArgs, pos: &crate::chess::Position) {
+    let started = Instant::now();
+    let (parts, nodes) = if args.divide && args.depth > 0 {
+        let parts: Vec<(String, u64)> = perft::chess_divide(pos, args.depth)
+            .into_iter()
+            .map(|(mv, n)| (mv.uci(), n))
+            .collect();
+        let nodes = parts.iter().map(|(_, n)| n).sum();
+        (parts, nodes)
+    } else {
+        (Vec::new(), perft::chess_perft(pos, args.depth))
+    };
+    let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut out = format!(
+            "{{\"nodes\":{nodes},\"seconds\":{}",
+            serde_json::json!(secs)
+        );
+        if args.divide {
+            out.push_str(&divide_json(&parts));
+        }
+        out.push('}');
+        println!("{out}");
+    } else {
+        for (mv, n) in &parts {
+            println!("{mv}: {n}");
+        }
+        println!("nodes {nodes}");
+        println!("seconds {secs:.3}");
+        println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
+    }
+}
+
+/// `,"divide":{"e2e4":N,...}` in the order of the moves.
+fn divide_json(parts: &[(String, u64)]) -> String {
+    let entries: Vec<String> = parts
+        .iter()
+        .map(|(mv, n)| format!("\"{mv}\":{n}"))
+        .collect();
+    format!(",\"divide\":{{{}}}", entries.join(","))
 }
