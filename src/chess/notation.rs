@@ -324,8 +324,24 @@ pub fn parse_pgn(text: &str) -> Result<GameRecord, MoveError> {
         }
     }
     let get = |k: &str| tags.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    if let Some(v) = get("Variant")
+        && !v.eq_ignore_ascii_case("progressive")
+    {
+        return Err(move_err(
+            &format!("[Variant \"{v}\"]"),
+            "not a Progressive chess game (expected [Variant \"Progressive\"])",
+        ));
+    }
     let rules = match get("Rules") {
-        Some(r) => r.parse::<Rules>().map_err(|e| move_err(&r, e))?,
+        Some(r) => match r.parse::<Rules>() {
+            Ok(rules @ (Rules::Italian | Rules::Scottish)) => rules,
+            _ => {
+                return Err(move_err(
+                    &format!("[Rules \"{r}\"]"),
+                    "unknown rule set (expected [Rules \"Italian\"] or [Rules \"Scottish\"])",
+                ));
+            }
+        },
         None => Rules::Italian,
     };
     let start = match get("FEN") {
@@ -476,5 +492,35 @@ mod tests {
         assert!(pgn.contains("1. e4 2. e5 Qh4 3. Bc4 Qf3 Ne2"), "{pgn}");
         let back = parse_pgn(&pgn).unwrap();
         assert_eq!(back.moves, moves);
+    }
+
+    #[test]
+    fn pgn_reader_rejects_other_variants_and_rule_sets() {
+        let game = |tags: &str| format!("{tags}\n\n1. e4 2. e5 Qh4 *\n");
+        for tags in [
+            "[Variant \"Progressive\"]\n[Rules \"Scottish\"]",
+            "[Rules \"italian\"]",
+            "[Variant \"progressive\"]",
+            "",
+        ] {
+            let record = parse_pgn(&game(tags)).unwrap_or_else(|e| panic!("{tags}: {e}"));
+            assert_eq!(record.moves.len(), 3, "{tags}");
+        }
+        for (tags, named) in [
+            ("[Variant \"Standard\"]", "[Variant \"Standard\"]"),
+            (
+                "[Variant \"Linear Progression\"]\n[Rules \"Italian\"]",
+                "[Variant \"Linear Progression\"]",
+            ),
+            ("[Rules \"Chess\"]", "[Rules \"Chess\"]"),
+            (
+                "[Variant \"Progressive\"]\n[Rules \"Klingon\"]",
+                "[Rules \"Klingon\"]",
+            ),
+        ] {
+            let e = parse_pgn(&game(tags)).expect_err(tags);
+            assert_eq!(e.text, named, "{tags}: {e}");
+            assert!(e.message.contains("expected ["), "{e}");
+        }
     }
 }
