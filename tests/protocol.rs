@@ -674,3 +674,82 @@ fn bench_subcommand_prints_its_figures_as_json() {
     assert_eq!(v["progressive_perft_sequences"], 8902);
     assert_eq!(v["mate_positions"], 60);
 }
+
+/// A lone queen against a king: few positions, astronomically many sequences.
+const QUEEN: &str = "4k3/8/8/8/8/8/8/4KQ2 w - - 0";
+
+#[test]
+fn long_turns_neither_crash_nor_hang() {
+    let mut e = Engine::start();
+    expect_error(
+        &mut e,
+        &format!("position fen {QUEEN} 10001"),
+        "at most 10000",
+    );
+    e.send(&format!("position fen {QUEEN} 10000"));
+    expect_error(&mut e, "go perft 1", "more than 200 moves");
+    e.send(&format!("position fen {QUEEN} 100"));
+    expect_error(&mut e, "go perft 2", "more than 200 moves");
+    // The mate finder recurses once per move: with helper threads too.
+    let long_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10000";
+    e.send("setoption name Threads value 2");
+    for go in ["go mate", "go movetime 100", "go infinite"] {
+        e.send(&format!("position fen {long_start}"));
+        e.send(go);
+        if go == "go infinite" {
+            thread::sleep(Duration::from_millis(300));
+            e.send("stop");
+        }
+        let lines = e.until("bestmove");
+        let mut pos = fen::parse(long_start, Rules::Italian).unwrap();
+        play_turn(&mut pos, &bestmove_of(&lines));
+    }
+    assert!(e.sync().is_empty());
+    let stderr = e.quit();
+    assert!(!stderr.contains("overflow"), "{stderr}");
+}
+
+#[test]
+fn perft_counts_beyond_64_bits_say_so() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {QUEEN} 20"));
+    e.send("go perft 1");
+    let lines = e.until("Nodes searched");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string perft overflow")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        "Nodes searched: 18446744073709551615"
+    );
+    e.quit();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .args(["perft", "--fen", &format!("{QUEEN} 20")])
+        .output()
+        .expect("crescendo runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exceeds 64 bits"));
+}
+
+#[test]
+fn stop_ends_a_perft_within_50ms() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 6");
+    thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    e.send("stop");
+    let lines = e.until("Nodes searched");
+    let latency = started.elapsed();
+    eprintln!("perft stop latency {latency:?}");
+    assert!(latency < Duration::from_millis(50), "{latency:?}");
+    assert!(
+        lines.contains(&"info string perft stopped".to_string()),
+        "{lines:?}"
+    );
+    assert!(e.sync().is_empty());
+    e.quit();
+}

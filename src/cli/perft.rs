@@ -93,18 +93,31 @@ fn run_linear(args: &PerftArgs) -> CliResult {
     Ok(())
 }
 
+/// The failure of a count beyond 64 bits (the walks saturate rather than wrap).
+const OVERFLOW: &str = "the count exceeds 64 bits (2^64 - 1); ask for fewer turns";
+
 fn run_progressive(args: &PerftArgs) -> CliResult {
     let rules = if args.chess { Rules::Chess } else { args.rules };
     let text = args.fen.as_deref().unwrap_or(START_FEN);
     let pos = fen::parse(text, rules).map_err(|e| e.to_string())?;
     let started = Instant::now();
     if args.chess {
+        if u64::from(args.depth) > perft::MAX_PERFT_MOVES {
+            return Err(format!(
+                "--depth {} is more than {} plies (the limit)",
+                args.depth,
+                perft::MAX_PERFT_MOVES
+            ));
+        }
         if args.divide {
             for (mv, n) in perft::chess_divide(&pos, args.depth) {
                 println!("{mv}: {n}");
             }
         }
         let nodes = perft::chess_perft(&pos, args.depth);
+        if nodes == u64::MAX {
+            return Err(OVERFLOW.into());
+        }
         let secs = started.elapsed().as_secs_f64();
         if args.json {
             println!("{}", serde_json::json!({"nodes": nodes, "seconds": secs}));
@@ -118,12 +131,16 @@ fn run_progressive(args: &PerftArgs) -> CliResult {
     if args.turns == 0 {
         return Err("--turns must be at least 1".into());
     }
+    perft::check_size(&pos, args.turns).map_err(|e| format!("--turns: {e}"))?;
     if args.divide {
         for (mv, c) in perft::divide(&pos, args.turns) {
             println!("{mv}: {}", c.sequences);
         }
     }
     let c = perft::perft(&pos, args.turns);
+    if c.overflowed() {
+        return Err(OVERFLOW.into());
+    }
     let secs = started.elapsed().as_secs_f64();
     if args.json {
         let v = serde_json::json!({

@@ -219,8 +219,10 @@ impl Engine {
             return;
         }
         let ctx = self.context();
-        let job = self.game.go_job(go, ctx.clone());
-        self.spawn(job, ctx, go.infinite);
+        match self.game.go_job(go, ctx.clone()) {
+            Ok(job) => self.spawn(job, ctx, go.infinite),
+            Err(e) => self.out.error(&e),
+        }
     }
 
     fn bench(&mut self, depth: Option<u32>) {
