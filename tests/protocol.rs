@@ -753,3 +753,37 @@ fn stop_ends_a_perft_within_50ms() {
     assert!(e.sync().is_empty());
     e.quit();
 }
+
+#[test]
+fn ucinewgame_never_blocks_behind_a_slow_job() {
+    let mut e = Engine::start();
+    // Linear Progression perft looks at `stop` between first moves only,
+    // and each first move of 7 turns takes seconds.
+    e.send("setoption name UCI_Variant value linear-progression");
+    e.send("go perft 7");
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    e.send("ucinewgame");
+    e.send("isready");
+    let lines = e.until("readyok");
+    let latency = started.elapsed();
+    eprintln!("ucinewgame + isready latency {latency:?}");
+    assert!(latency < Duration::from_millis(100), "{latency:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ucinewgame: the last job is still ending")),
+        "{lines:?}"
+    );
+    e.quit(); // at once, even with the perft still going
+    // A search stops at once: then ucinewgame simply works.
+    let mut e = Engine::start();
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    e.send("ucinewgame");
+    let lines = e.until("bestmove");
+    assert!(e.sync().is_empty());
+    assert!(started.elapsed() < Duration::from_millis(100), "{lines:?}");
+    e.quit();
+}
