@@ -787,3 +787,27 @@ fn ucinewgame_never_blocks_behind_a_slow_job() {
     assert!(started.elapsed() < Duration::from_millis(100), "{lines:?}");
     e.quit();
 }
+
+#[test]
+fn stop_is_fast_with_many_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 64");
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let said = e.sync();
+    if cores < 64 {
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("info string Threads 64: "), "{said:?}");
+    }
+    e.send("position startpos moves e2e4 e7e5 d7d5");
+    for go in ["go infinite", "go mate infinite"] {
+        e.send(go);
+        thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        e.send("stop");
+        e.until("bestmove");
+        let latency = started.elapsed();
+        eprintln!("{go}: stop latency with Threads 64: {latency:?}");
+        assert!(latency < Duration::from_millis(50), "{go}: {latency:?}");
+    }
+    e.quit();
+}

@@ -193,7 +193,19 @@ impl Engine {
             }
             Changed::SearchSetting => {}
         }
+        self.tell_thread_cap(next.threads);
         self.options = next;
+    }
+
+    /// Says once, when `Threads` is set above the hardware threads, how
+    /// many the engine will run (see [`crate::search::usable_threads`]).
+    fn tell_thread_cap(&self, threads: usize) {
+        let usable = crate::search::usable_threads(threads);
+        if threads != self.options.threads && usable < threads {
+            self.out.line(&format!(
+                "info string Threads {threads}: this machine has {usable} hardware threads; the engine runs {usable}"
+            ));
+        }
     }
 
     fn position(&mut self, start: &Start, moves: &[String]) {
@@ -207,7 +219,7 @@ impl Engine {
             out: self.out.clone(),
             stop: Arc::new(AtomicBool::new(false)),
             done: Arc::new(AtomicBool::new(false)),
-            threads: self.options.threads,
+            threads: crate::search::usable_threads(self.options.threads),
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             style: self.options.style(),
