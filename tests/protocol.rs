@@ -811,3 +811,27 @@ fn stop_is_fast_with_many_threads() {
     }
     e.quit();
 }
+
+#[test]
+fn a_weaker_level_shows_only_the_multipv_asked_for() {
+    let mut e = Engine::start();
+    e.send("setoption name Skill Level value 15");
+    e.send("position startpos moves e2e4 e7e5 d7d5");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    assert!(infos.iter().all(|l| l.contains(" multipv 1 ")), "{lines:?}");
+    e.send("setoption name MultiPV value 2");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains(" multipv 3 ")),
+        "{lines:?}"
+    );
+    e.quit();
+}
