@@ -860,3 +860,23 @@ fn analyse_plays_the_turn_that_go_plays() {
     let _ = engine.wait();
     assert_eq!(bestmove, format!("bestmove {}", best.join(",")));
 }
+
+#[test]
+fn a_rejected_engine_option_fails_the_match_at_startup() {
+    for (option, expected) in [
+        ("option.Hash=0", "engine A: rejected option Hash=0: "),
+        ("option.Foo=1", "engine A: rejected option Foo=1: "),
+    ] {
+        let out = Command::new(BIN)
+            .arg("match")
+            .args(["--engine", &format!("cmd={BIN}"), "name=A", option])
+            .args(["--engine", &format!("cmd={BIN}"), "name=B"])
+            .args(["--games", "2", "--movetime", "20"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert!(!stderr.contains("Game 1/"), "no game may start: {stderr}");
+    }
+}
