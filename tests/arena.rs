@@ -880,3 +880,25 @@ fn a_rejected_engine_option_fails_the_match_at_startup() {
         assert!(!stderr.contains("Game 1/"), "no game may start: {stderr}");
     }
 }
+
+#[test]
+fn elo_is_over_finished_pairs_and_has_no_interval_from_one_sample() {
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--engine", &format!("cmd={BIN}"), "name=A"])
+        .args(["arg=random-engine", "arg=--seed", "arg=1"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=B"])
+        .args(["arg=random-engine", "arg=--seed", "arg=2"])
+        .args(["--games", "3", "--movetime", "20", "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(json["games"], 3, "{json}");
+    // The third game has no partner: the model stays the pairs' one.
+    assert_eq!(json["elo"]["pentanomial"], true, "{json}");
+    // One finished pair is one sample: no interval (not `+/- 0`).
+    assert!(json["elo"]["margin"].is_null(), "{json}");
+}
