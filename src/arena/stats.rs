@@ -4,9 +4,9 @@
 //!
 //! The formulas are those of cutechess-cli and fastchess, so that numbers
 //! can be compared with theirs: the Elo interval uses the sample variance of
-//! the per-game scores (or, when every game has its colour-swapped partner,
-//! of the per-pair scores, which is narrower because the two games of a pair
-//! share an opening), and the SPRT is the generalised SPRT of fishtest and
+//! the per-pair scores once a colour-swapped pair is finished (over finished
+//! pairs only, as fastchess; narrower, because the two games of a pair share
+//! an opening), of the per-game scores before that, and the SPRT is the generalised SPRT of fishtest and
 //! fastchess (the exact log-likelihood ratio of maximum-likelihood outcome
 //! distributions).
 
@@ -265,8 +265,8 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of the results so far: over pairs when every
-    /// game has its partner, else over games. This is the generalised SPRT
+    /// The log-likelihood ratio of the results so far: over finished pairs
+    /// once there is one, else over games. This is the generalised SPRT
     /// of fishtest and fastchess: the likelihood of the observed outcome
     /// frequencies under the maximum-likelihood distribution whose Elo is
     /// elo1, against the one whose Elo is elo0 (M. Van den Bergh, "Comments
