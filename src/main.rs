@@ -39,6 +39,23 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     let cli = Cli::parse();
+    // The subcommands search and count on this thread: the main thread's
+    // 8 MiB stack is too small for the recursion over a long turn.
+    let worker = std::thread::Builder::new()
+        .name("main".into())
+        .stack_size(crescendo::search::STACK_BYTES)
+        .spawn(move || run(cli));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(code)) => code,
+        Ok(Err(_)) => ExitCode::from(101), // the panic message is on stderr
+        Err(e) => {
+            eprintln!("crescendo: cannot start the main thread: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         None => {
             crescendo::protocol::run();

@@ -756,3 +756,149 @@ fn random_lp(seed: u64) -> EngineConfig {
         .push(("UCI_Variant".into(), "linear-progression".into()));
     config
 }
+
+/// `crescendo analyse ARGS --json`: its records.
+fn analyse_json(args: &[&str]) -> Vec<serde_json::Value> {
+    let out = Command::new(BIN)
+        .arg("analyse")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Plays a record's `best` turn in `fen`: is the opponent mated after it?
+fn mates_after(fen: &str, record: &serde_json::Value) -> bool {
+    let mut pos = crescendo::chess::fen::parse(fen, Rules::Italian).unwrap();
+    let moves = record["best"].as_array().unwrap();
+    assert!(!moves.is_empty(), "{record}");
+    for (i, text) in moves.iter().enumerate() {
+        let mv = notation::parse_uci(&pos, text.as_str().unwrap()).unwrap();
+        let ended = pos.play(mv).turn_ended;
+        assert_eq!(ended, i + 1 == moves.len(), "{record}");
+    }
+    crescendo::chess::status::is_mated(&pos)
+}
+
+#[test]
+fn analyse_gives_multipv_lines_best_first() {
+    // White to play a turn of three moves, no mate in it.
+    let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3";
+    for threads in ["1", "2"] {
+        let lines = analyse_json(&[
+            "--fen",
+            fen,
+            "--depth",
+            "2",
+            "--multipv",
+            "3",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        let mut firsts = Vec::new();
+        let mut scores = Vec::new();
+        for (k, record) in lines.iter().enumerate() {
+            assert_eq!(record["multipv"], k + 1, "{record}");
+            assert_eq!(
+                record["mate_in_turn"].as_bool().unwrap(),
+                mates_after(fen, record),
+                "{record}"
+            );
+            firsts.push(record["best"][0].clone());
+            let score = record["score"].as_str().unwrap();
+            scores.push(score.strip_prefix("cp ").unwrap().parse::<i32>().unwrap());
+        }
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "distinct first moves: {lines:?}");
+        // Line 1 is what `go` plays (the safety net may have replaced the
+        // search's best turn); the others keep the search's order.
+        assert!(scores[1..].windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    }
+    // The mate in this turn is the one line when there is one.
+    let mate = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3";
+    let lines = analyse_json(&["--fen", mate, "--depth", "2", "--multipv", "3"]);
+    assert_eq!(lines[0]["mate_in_turn"], true);
+    assert!(mates_after(mate, &lines[0]));
+}
+
+#[test]
+fn analyse_plays_the_turn_that_go_plays() {
+    let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3";
+    // At depth 2 the search's best turn here loses to a mate: the safety
+    // net of `go` replaces it.
+    let record = &analyse_json(&["--fen", fen, "--depth", "2"])[0];
+    let best: Vec<&str> = record["best"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    let mut engine = std::process::Command::new(BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let stdin = engine.stdin.as_mut().unwrap();
+        writeln!(stdin, "position fen {fen}\ngo depth 2").unwrap();
+        stdin.flush().unwrap();
+    }
+    let stdout = engine.stdout.take().unwrap();
+    let bestmove = std::io::BufRead::lines(std::io::BufReader::new(stdout))
+        .map_while(Result::ok)
+        .find(|l| l.starts_with("bestmove "))
+        .unwrap();
+    let _ = engine.kill();
+    let _ = engine.wait();
+    assert_eq!(bestmove, format!("bestmove {}", best.join(",")));
+}
+
+#[test]
+fn a_rejected_engine_option_fails_the_match_at_startup() {
+    for (option, expected) in [
+        ("option.Hash=0", "engine A: rejected option Hash=0: "),
+        ("option.Foo=1", "engine A: rejected option Foo=1: "),
+    ] {
+        let out = Command::new(BIN)
+            .arg("match")
+            .args(["--engine", &format!("cmd={BIN}"), "name=A", option])
+            .args(["--engine", &format!("cmd={BIN}"), "name=B"])
+            .args(["--games", "2", "--movetime", "20"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert!(!stderr.contains("Game 1/"), "no game may start: {stderr}");
+    }
+}
+
+#[test]
+fn elo_is_over_finished_pairs_and_has_no_interval_from_one_sample() {
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(["--engine", &format!("cmd={BIN}"), "name=A"])
+        .args(["arg=random-engine", "arg=--seed", "arg=1"])
+        .args(["--engine", &format!("cmd={BIN}"), "name=B"])
+        .args(["arg=random-engine", "arg=--seed", "arg=2"])
+        .args(["--games", "3", "--movetime", "20", "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    assert_eq!(json["games"], 3, "{json}");
+    // The third game has no partner: the model stays the pairs' one.
+    assert_eq!(json["elo"]["pentanomial"], true, "{json}");
+    // One finished pair is one sample: no interval (not `+/- 0`).
+    assert!(json["elo"]["margin"].is_null(), "{json}");
+}

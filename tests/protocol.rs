@@ -674,3 +674,164 @@ fn bench_subcommand_prints_its_figures_as_json() {
     assert_eq!(v["progressive_perft_sequences"], 8902);
     assert_eq!(v["mate_positions"], 60);
 }
+
+/// A lone queen against a king: few positions, astronomically many sequences.
+const QUEEN: &str = "4k3/8/8/8/8/8/8/4KQ2 w - - 0";
+
+#[test]
+fn long_turns_neither_crash_nor_hang() {
+    let mut e = Engine::start();
+    expect_error(
+        &mut e,
+        &format!("position fen {QUEEN} 10001"),
+        "at most 10000",
+    );
+    e.send(&format!("position fen {QUEEN} 10000"));
+    expect_error(&mut e, "go perft 1", "more than 200 moves");
+    e.send(&format!("position fen {QUEEN} 100"));
+    expect_error(&mut e, "go perft 2", "more than 200 moves");
+    // The mate finder recurses once per move: with helper threads too.
+    let long_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10000";
+    e.send("setoption name Threads value 2");
+    for go in ["go mate", "go movetime 100", "go infinite"] {
+        e.send(&format!("position fen {long_start}"));
+        e.send(go);
+        if go == "go infinite" {
+            thread::sleep(Duration::from_millis(300));
+            e.send("stop");
+        }
+        let lines = e.until("bestmove");
+        let mut pos = fen::parse(long_start, Rules::Italian).unwrap();
+        play_turn(&mut pos, &bestmove_of(&lines));
+    }
+    assert!(e.sync().is_empty());
+    let stderr = e.quit();
+    assert!(!stderr.contains("overflow"), "{stderr}");
+}
+
+#[test]
+fn perft_counts_beyond_64_bits_say_so() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {QUEEN} 20"));
+    e.send("go perft 1");
+    let lines = e.until("Nodes searched");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string perft overflow")),
+        "{lines:?}"
+    );
+    assert_eq!(
+        lines.last().unwrap(),
+        "Nodes searched: 18446744073709551615"
+    );
+    e.quit();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .args(["perft", "--fen", &format!("{QUEEN} 20")])
+        .output()
+        .expect("crescendo runs");
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exceeds 64 bits"));
+}
+
+#[test]
+fn stop_ends_a_perft_within_50ms() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 6");
+    thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    e.send("stop");
+    let lines = e.until("Nodes searched");
+    let latency = started.elapsed();
+    eprintln!("perft stop latency {latency:?}");
+    assert!(latency < Duration::from_millis(50), "{latency:?}");
+    assert!(
+        lines.contains(&"info string perft stopped".to_string()),
+        "{lines:?}"
+    );
+    assert!(e.sync().is_empty());
+    e.quit();
+}
+
+#[test]
+fn ucinewgame_never_blocks_behind_a_slow_job() {
+    let mut e = Engine::start();
+    // Linear Progression perft looks at `stop` between first moves only,
+    // and each first move of 7 turns takes seconds.
+    e.send("setoption name UCI_Variant value linear-progression");
+    e.send("go perft 7");
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    e.send("ucinewgame");
+    e.send("isready");
+    let lines = e.until("readyok");
+    let latency = started.elapsed();
+    eprintln!("ucinewgame + isready latency {latency:?}");
+    assert!(latency < Duration::from_millis(100), "{latency:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error: ucinewgame: the last job is still ending")),
+        "{lines:?}"
+    );
+    e.quit(); // at once, even with the perft still going
+    // A search stops at once: then ucinewgame simply works.
+    let mut e = Engine::start();
+    e.send("go infinite");
+    thread::sleep(Duration::from_millis(100));
+    let started = Instant::now();
+    e.send("ucinewgame");
+    let lines = e.until("bestmove");
+    assert!(e.sync().is_empty());
+    assert!(started.elapsed() < Duration::from_millis(100), "{lines:?}");
+    e.quit();
+}
+
+#[test]
+fn stop_is_fast_with_many_threads() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 64");
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    let said = e.sync();
+    if cores < 64 {
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(said[0].starts_with("info string Threads 64: "), "{said:?}");
+    }
+    e.send("position startpos moves e2e4 e7e5 d7d5");
+    for go in ["go infinite", "go mate infinite"] {
+        e.send(go);
+        thread::sleep(Duration::from_millis(300));
+        let started = Instant::now();
+        e.send("stop");
+        e.until("bestmove");
+        let latency = started.elapsed();
+        eprintln!("{go}: stop latency with Threads 64: {latency:?}");
+        assert!(latency < Duration::from_millis(50), "{go}: {latency:?}");
+    }
+    e.quit();
+}
+
+#[test]
+fn a_weaker_level_shows_only_the_multipv_asked_for() {
+    let mut e = Engine::start();
+    e.send("setoption name Skill Level value 15");
+    e.send("position startpos moves e2e4 e7e5 d7d5");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(!infos.is_empty(), "{lines:?}");
+    assert!(infos.iter().all(|l| l.contains(" multipv 1 ")), "{lines:?}");
+    e.send("setoption name MultiPV value 2");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert!(lines.iter().any(|l| l.contains(" multipv 2 ")), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.contains(" multipv 3 ")),
+        "{lines:?}"
+    );
+    e.quit();
+}

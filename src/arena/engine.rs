@@ -48,6 +48,8 @@ pub enum EngineError {
     Io(String),
     /// The runner was told to stop while waiting.
     Interrupted,
+    /// The engine answered a configured option with `info string error:`.
+    Rejected(String),
 }
 
 impl fmt::Display for EngineError {
@@ -58,6 +60,7 @@ impl fmt::Display for EngineError {
             EngineError::Exited(status) => write!(f, "the engine exited ({status})"),
             EngineError::Io(e) => write!(f, "cannot write to the engine: {e}"),
             EngineError::Interrupted => f.write_str("interrupted"),
+            EngineError::Rejected(what) => write!(f, "rejected {what}"),
         }
     }
 }
@@ -166,10 +169,44 @@ impl Engine {
                 _ => {}
             }
         }
+        // Each option is confirmed on its own: a match that silently ran
+        // with the engine's default instead would measure the wrong thing.
         for (name, value) in self.config.options.clone() {
+            if !self.has_option(&name) {
+                log::warn!(
+                    "engine {}: option '{name}' is not among those it announced",
+                    self.config.name
+                );
+            }
             self.set_option(&name, &value)?;
+            self.confirm(&format!("option {name}={value}"), timeout)?;
         }
-        self.is_ready(timeout)
+        Ok(())
+    }
+
+    /// `isready`, then waits for `readyok`, failing if the engine said
+    /// `info string error: ...` meanwhile (about `what` it was just told).
+    pub fn confirm(&mut self, what: &str, timeout: Duration) -> Result<(), EngineError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        let mut errors = Vec::new();
+        loop {
+            let line = self.next_line(deadline, "readyok", None)?;
+            let line = line.trim();
+            if line == "readyok" {
+                break;
+            }
+            if let Some(e) = line.strip_prefix("info string error:") {
+                errors.push(e.trim().to_string());
+            }
+        }
+        if errors.is_empty() {
+            return Ok(());
+        }
+        Err(EngineError::Rejected(format!(
+            "{what}: {}",
+            errors.join("; ")
+        )))
     }
 
     /// The configured name.

@@ -303,7 +303,7 @@ fn start_engine(engine: &EngineConfig, config: &MatchConfig) -> Result<Engine, S
         .configure(&mut e, user_set)
         .map_err(|err| format!("engine {}: {err}", engine.name))?;
     if sent {
-        e.is_ready(config.startup_timeout)
+        e.confirm("the game's options", config.startup_timeout)
             .map_err(|err| format!("engine {}: {err}", engine.name))?;
     }
     Ok(e)

@@ -4,9 +4,9 @@
 //!
 //! The formulas are those of cutechess-cli and fastchess, so that numbers
 //! can be compared with theirs: the Elo interval uses the sample variance of
-//! the per-game scores (or, when every game has its colour-swapped partner,
-//! of the per-pair scores, which is narrower because the two games of a pair
-//! share an opening), and the SPRT is the generalised SPRT of fishtest and
+//! the per-pair scores once a colour-swapped pair is finished (over finished
+//! pairs only, as fastchess; narrower, because the two games of a pair share
+//! an opening), of the per-game scores before that, and the SPRT is the generalised SPRT of fishtest and
 //! fastchess (the exact log-likelihood ratio of maximum-likelihood outcome
 //! distributions).
 
@@ -72,7 +72,8 @@ pub struct EloEstimate {
     /// clean sweep.
     pub elo: f64,
     /// Half the width of the 95 % interval (as cutechess and fastchess print
-    /// `elo +/- margin`); infinite or NaN when the data cannot say.
+    /// `elo +/- margin`); NaN (printed `-`, JSON null) when the data cannot
+    /// say: fewer than 2 samples, no spread, or a clean sweep.
     pub margin: f64,
     /// Normalised Elo: the score's distance from 0.5 in standard deviations,
     /// scaled as fastchess does.
@@ -123,10 +124,12 @@ impl Tally {
         }
     }
 
-    /// Is every game part of a finished pair? Then the pair model describes
-    /// the whole sample and is used.
-    fn fully_paired(&self) -> bool {
-        self.pairs() > 0 && 2 * self.pairs() == self.games()
+    /// Is the sample the finished pairs? As soon as one pair is finished,
+    /// Elo and LLR are computed over finished pairs only, as fastchess
+    /// does: the game of a pair still in play is left out, so the model
+    /// does not switch between pairs and games with every odd game.
+    fn paired(&self) -> bool {
+        self.pairs() > 0
     }
 
     /// The outcomes as (score, frequency) over games or over pairs, with the
@@ -157,7 +160,7 @@ impl Tally {
         if self.games() == 0 {
             return None;
         }
-        let pentanomial = self.fully_paired();
+        let pentanomial = self.paired();
         let (dist, n) = self.distribution(pentanomial);
         let mean: f64 = dist.iter().map(|(x, p)| x * p).sum();
         let variance: f64 = dist.iter().map(|(x, p)| p * (x - mean).powi(2)).sum();
@@ -175,9 +178,16 @@ impl Tally {
         } else {
             f64::NAN
         };
+        // One sample, or all alike, says nothing about the spread: an
+        // interval of width 0 would claim certainty.
+        let margin = if n < 2.0 || variance == 0.0 {
+            f64::NAN
+        } else {
+            (hi - lo) / 2.0
+        };
         Some(EloEstimate {
             elo: score_to_elo(mean),
-            margin: (hi - lo) / 2.0,
+            margin,
             nelo,
             pentanomial,
         })
@@ -255,8 +265,8 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of the results so far: over pairs when every
-    /// game has its partner, else over games. This is the generalised SPRT
+    /// The log-likelihood ratio of the results so far: over finished pairs
+    /// once there is one, else over games. This is the generalised SPRT
     /// of fishtest and fastchess: the likelihood of the observed outcome
     /// frequencies under the maximum-likelihood distribution whose Elo is
     /// elo1, against the one whose Elo is elo0 (M. Van den Bergh, "Comments
@@ -265,7 +275,7 @@ impl Sprt {
         if tally.games() == 0 {
             return 0.0;
         }
-        let pentanomial = tally.fully_paired();
+        let pentanomial = tally.paired();
         let counts: Vec<f64> = if pentanomial {
             tally.pentanomial.iter().map(|&c| c as f64).collect()
         } else {
@@ -603,5 +613,33 @@ mod tests {
         assert!(t.elo().is_none());
         assert_eq!(t.los(), 0.5);
         assert_eq!(Sprt::default().llr(&t), 0.0);
+    }
+
+    #[test]
+    fn no_interval_from_one_sample_or_no_spread() {
+        let mut one = Tally::default();
+        one.add_game(1.0);
+        one.add_game(0.0);
+        one.add_pair(1.0);
+        assert!(one.elo().unwrap().margin.is_nan());
+        let all_draws = Tally {
+            draws: 6,
+            ..Tally::default()
+        };
+        assert!(all_draws.elo().unwrap().margin.is_nan());
+    }
+
+    #[test]
+    fn an_unfinished_pair_is_left_out() {
+        let mut t = penta([1, 2, 3, 2, 1]);
+        let before = t.elo().unwrap();
+        t.add_game(1.0); // the first game of a new pair
+        let after = t.elo().unwrap();
+        assert!(after.pentanomial);
+        assert_eq!(before, after);
+        assert_eq!(
+            Sprt::default().llr(&t),
+            Sprt::default().llr(&penta([1, 2, 3, 2, 1]))
+        );
     }
 }

@@ -10,6 +10,12 @@ use std::fmt;
 /// The start position (the same text as in ordinary chess).
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The longest turn a FEN may set. The mate finder and the search recurse
+/// once per move of a turn (about 2 KB of stack each), so this bounds their
+/// depth well within the 64 MiB stacks of the search threads; a real game
+/// ends hundreds of turns before it.
+pub const MAX_TURN_LENGTH: u32 = 10_000;
+
 /// Why a FEN was rejected; names the field and the offending text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
@@ -74,10 +80,10 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     if turn_length == 0 {
         return Err(err("turn-length", "must be at least 1"));
     }
-    if turn_length > 100_000 {
+    if turn_length > MAX_TURN_LENGTH {
         return Err(err(
             "turn-length",
-            format!("{turn_length} is too large (at most 100000)"),
+            format!("{turn_length} is too large (at most {MAX_TURN_LENGTH})"),
         ));
     }
     if moves_made >= turn_length {

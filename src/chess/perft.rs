@@ -5,9 +5,49 @@ use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::status::is_mated;
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The most moves one perft may enumerate (plies for [`chess_perft`]). The
+/// walks recurse once per move, so an unbounded request (a turn of 10000
+/// moves) would overflow the stack; and beyond a few dozen moves the counts
+/// exceed 64 bits in all but trivial positions anyway.
+pub const MAX_PERFT_MOVES: u64 = 200;
+
+/// The moves a progressive perft over `turns` turns enumerates at most: the
+/// rest of the current turn, then each following turn, one move longer than
+/// the one before (a Scottish check only shortens them). Saturates.
+pub fn moves_to_enumerate(pos: &Position, turns: u32) -> u64 {
+    let mut total = u64::from(pos.moves_left());
+    let mut length = u64::from(pos.turn_length());
+    for _ in 1..turns {
+        if total > MAX_PERFT_MOVES {
+            break; // enough to refuse; `turns` may be in the billions
+        }
+        length += 1;
+        total = total.saturating_add(length);
+    }
+    total
+}
+
+/// Refuses a progressive perft of more than [`MAX_PERFT_MOVES`] moves, with
+/// the reason.
+pub fn check_size(pos: &Position, turns: u32) -> Result<(), String> {
+    let moves = moves_to_enumerate(pos, turns);
+    if moves > MAX_PERFT_MOVES {
+        return Err(format!(
+            "{turns} turn(s) from a turn of length {} with {} move(s) left enumerate \
+             more than {MAX_PERFT_MOVES} moves (the limit)",
+            pos.turn_length(),
+            pos.moves_left()
+        ));
+    }
+    Ok(())
+}
 
 /// Ordinary perft: leaf nodes at `depth` plies, counting the last ply in bulk.
-/// Meant for [`Rules::Chess`] positions, where every move is a turn.
+/// Meant for [`Rules::Chess`] positions, where every move is a turn. The
+/// caller keeps `depth` within [`MAX_PERFT_MOVES`] (it recurses per ply);
+/// counts saturate at `u64::MAX`.
 pub fn chess_perft(pos: &Position, depth: u32) -> u64 {
     if depth <= 1 {
         return if depth == 0 {
@@ -22,7 +62,7 @@ pub fn chess_perft(pos: &Position, depth: u32) -> u64 {
     for &mv in list.iter() {
         let mut child = pos.clone();
         child.play(mv);
-        nodes += chess_perft(&child, depth - 1);
+        nodes = chess_perft(&child, depth - 1).saturating_add(nodes);
     }
     nodes
 }
@@ -40,6 +80,8 @@ pub fn chess_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 }
 
 /// What progressive perft counts (see `crescendo perft` in protocol.md).
+/// Counts saturate: `u64::MAX` means "at least that many" (see
+/// [`PerftCounts::overflowed`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PerftCounts {
     /// Legal move sequences that complete all the turns.
@@ -60,10 +102,42 @@ struct Tally {
 }
 
 impl Tally {
+    /// Saturating: the counts of a long turn exceed 64 bits quickly, and a
+    /// wrapped count would be a plausible-looking wrong number.
     fn add(&mut self, other: Tally) {
-        self.sequences += other.sequences;
-        self.stalemates += other.stalemates;
-        self.mates += other.mates;
+        self.sequences = self.sequences.saturating_add(other.sequences);
+        self.stalemates = self.stalemates.saturating_add(other.stalemates);
+        self.mates = self.mates.saturating_add(other.mates);
+    }
+}
+
+impl PerftCounts {
+    /// Did a count reach `u64::MAX` (so the true count may be larger)?
+    pub fn overflowed(&self) -> bool {
+        [self.sequences, self.stalemates, self.mates].contains(&u64::MAX)
+    }
+}
+
+/// The sequences after one first move, as far as they were counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partial {
+    /// Saturates at `u64::MAX`.
+    pub sequences: u64,
+    /// `stop` was set before the count was complete.
+    pub stopped: bool,
+}
+
+/// The complete move sequences of `turns` turns that start with `mv` (one
+/// line of `go perft`), giving up at the next node once `stop` is set.
+pub fn sequences_after(pos: &Position, mv: Move, turns: u32, stop: &AtomicBool) -> Partial {
+    let mut walk = Walk {
+        stop: Some(stop),
+        ..Walk::default()
+    };
+    let tally = walk.child(pos, mv, turns);
+    Partial {
+        sequences: tally.sequences,
+        stopped: walk.stopped,
     }
 }
 
@@ -101,16 +175,31 @@ pub fn divide(pos: &Position, turns: u32) -> Vec<(Move, PerftCounts)> {
 }
 
 #[derive(Default)]
-struct Walk {
+struct Walk<'a> {
     memo: FxHashMap<([u64; 4], u32), Tally>,
     ends: FxHashSet<[u64; 4]>,
+    /// Looked at every node: a relaxed load costs nothing next to the
+    /// node's move generation (tens of microseconds).
+    stop: Option<&'a AtomicBool>,
+    /// Set once `stop` was seen: the walk unwinds, memoising nothing.
+    stopped: bool,
 }
 
-impl Walk {
+impl Walk<'_> {
+    fn should_stop(&mut self) -> bool {
+        if let Some(stop) = self.stop {
+            self.stopped |= stop.load(Ordering::Relaxed);
+        }
+        self.stopped
+    }
+
     fn count(&mut self, pos: &Position, turns: u32) -> Tally {
         let key = (pos.exact_key(), turns);
         if let Some(&t) = self.memo.get(&key) {
             return t;
+        }
+        if self.should_stop() {
+            return Tally::default();
         }
         let moves = legal_moves(pos);
         let mut tally = Tally::default();
@@ -122,6 +211,9 @@ impl Walk {
         }
         for &mv in moves.iter() {
             tally.add(self.child(pos, mv, turns));
+            if self.stopped {
+                return tally; // partial: not for the memo
+            }
         }
         self.memo.insert(key, tally);
         tally
@@ -238,5 +330,40 @@ mod tests {
                 assert_eq!(parts, divide(&pos, 2), "{rules} {text}");
             }
         }
+    }
+
+    #[test]
+    fn first_move_counts_sum_to_perft() {
+        let pos = parse(START_FEN, Rules::Italian).unwrap();
+        let stop = AtomicBool::new(false);
+        let parts: Vec<Partial> = legal_moves(&pos)
+            .iter()
+            .map(|&mv| sequences_after(&pos, mv, 2, &stop))
+            .collect();
+        assert!(parts.iter().all(|p| !p.stopped));
+        let total: u64 = parts.iter().map(|p| p.sequences).sum();
+        assert_eq!(total, perft(&pos, 2).sequences);
+    }
+
+    #[test]
+    fn a_stopped_count_ends_early() {
+        let pos = parse(START_FEN, Rules::Italian).unwrap();
+        let stop = AtomicBool::new(true);
+        let mv = legal_moves(&pos).iter().next().copied().unwrap();
+        let part = sequences_after(&pos, mv, 4, &stop);
+        assert!(part.stopped);
+    }
+
+    #[test]
+    fn long_turns_are_refused_and_counts_saturate() {
+        let pos = parse("4k3/8/8/8/8/8/8/4KQ2 w - - 0 40", Rules::Italian).unwrap();
+        assert_eq!(moves_to_enumerate(&pos, 2), 40 + 41);
+        assert!(check_size(&pos, 5).is_err());
+        assert!(check_size(&pos, u32::MAX).is_err());
+        assert!(check_size(&pos, 1).is_ok());
+        // Some 20^40 sequences: far beyond 64 bits, yet quick through the memo.
+        let counts = perft(&pos, 1);
+        assert!(counts.overflowed(), "{counts:?}");
+        assert_eq!(counts.sequences, u64::MAX);
     }
 }

@@ -5,6 +5,7 @@
 use super::{CliResult, LpArgs, Variant, parse_rules};
 use crate::chess::status::status_with;
 use crate::chess::{Move, Position, Rules, fen, notation};
+use crate::search::levels::{self, Style};
 use crate::search::{Limits, Score, Searcher};
 use clap::Args;
 use serde::Serialize;
@@ -48,10 +49,12 @@ pub struct AnalyseArgs {
     /// Search about this many nodes per position.
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Best turns to report (only 1 until the search supports more).
+    /// Best turns to report per position, best first, each with a different
+    /// first move (Progressive chess only).
     #[arg(long, default_value_t = 1)]
     pub multipv: usize,
-    /// Search threads (the search uses one thread for now).
+    /// Search threads (at most the machine's hardware threads are run;
+    /// Linear Progression uses one).
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
     /// Transposition table size in MiB (cleared before each position).
@@ -72,7 +75,7 @@ struct Item {
 }
 
 /// One output record; the field order is the documented key order.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct Record {
     id: serde_json::Value,
     fen: String,
@@ -88,6 +91,9 @@ struct Record {
     nodes: u64,
     ms: u64,
     pv: Vec<String>,
+    /// The line's rank, best first (1 = the turn `go` would play); last,
+    /// so that the keys before it keep their places for older scripts.
+    multipv: usize,
 }
 
 impl Record {
@@ -107,8 +113,13 @@ impl Record {
             println!("{id}: game over ({})", self.status);
             return;
         }
+        // The first line keeps the old shape; the others say their rank.
+        let rank = match self.multipv {
+            1 => String::new(),
+            k => format!(" multipv {k}"),
+        };
         println!(
-            "{id}: best {} ({}) score {}{} depth {} nodes {} ms {}",
+            "{id}:{rank} best {} ({}) score {}{} depth {} nodes {} ms {}",
             self.best.join(","),
             self.san.join(" "),
             self.score,
@@ -187,11 +198,8 @@ fn score_text(score: Score) -> String {
 
 /// Runs `crescendo analyse`.
 pub fn run(args: &AnalyseArgs) -> CliResult {
-    if args.multipv != 1 {
-        return Err("--multipv above 1 is not supported by the search yet".into());
-    }
-    if args.threads > 1 {
-        log::warn!("the search is single-threaded for now: --threads is ignored");
+    if args.multipv == 0 || args.threads == 0 {
+        return Err("--multipv and --threads must be at least 1".into());
     }
     match args.variant {
         Variant::Progressive if args.lp.any() => {
@@ -241,6 +249,8 @@ fn run_progressive(args: &AnalyseArgs) -> CliResult {
         },
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
+        multipv: args.multipv,
+        threads: crate::search::usable_threads(args.threads),
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash.max(1));
@@ -255,18 +265,25 @@ fn run_progressive(args: &AnalyseArgs) -> CliResult {
                 continue;
             }
         };
-        analyse(&mut searcher, &pos, item, &limits, &stop).print(args.json);
+        for record in analyse(&mut searcher, &pos, item, &limits, &stop) {
+            record.print(args.json);
+        }
     }
     batch_errors(errors, batch.len())
 }
 
+/// The records of one position: one per MultiPV line, best first. The
+/// first is the turn `go` plays at full strength: [`levels::play`] runs the
+/// search and then the root safety net, which may replace the search's turn.
+/// The other lines' turns are completed from their pv as the weaker levels
+/// complete a second-best line.
 fn analyse(
     searcher: &mut Searcher,
     pos: &Position,
     item: &Item,
     limits: &Limits,
     stop: &Arc<AtomicBool>,
-) -> Record {
+) -> Vec<Record> {
     let started = Instant::now();
     let status = status_with(pos, crate::mate::mates_this_turn);
     let mut record = Record {
@@ -277,6 +294,7 @@ fn analyse(
         } else {
             "ongoing"
         },
+        multipv: 1,
         best: Vec::new(),
         san: Vec::new(),
         score: String::new(),
@@ -287,19 +305,38 @@ fn analyse(
         pv: Vec::new(),
     };
     if status.is_over() {
-        return record;
+        return vec![record];
     }
     searcher.clear(); // each position on its own: results do not depend on the order
-    let result = searcher.search(pos, limits, stop, |_| {});
-    record.best = uci(&result.turn);
-    record.san = notation::san_line(pos, &result.turn);
-    record.score = score_text(result.score);
-    record.mate_in_turn = crate::mate::is_mating_line(pos, &result.turn);
+    let result = levels::play(searcher, pos, limits, Style::default(), stop, |_| {});
     record.depth = result.depth;
     record.nodes = result.nodes;
-    record.ms = started.elapsed().as_millis() as u64;
-    record.pv = uci(&result.pv);
-    record
+    let mut records = Vec::new();
+    for (k, line) in result.lines.iter().enumerate().skip(1) {
+        let turn = searcher.complete_turn(pos, &line.pv, None, stop);
+        let mut other = Record {
+            multipv: k + 1,
+            ..record.clone()
+        };
+        fill(&mut other, pos, &turn, line.score, &line.pv);
+        records.push(other);
+    }
+    fill(&mut record, pos, &result.turn, result.score, &result.pv);
+    records.insert(0, record);
+    let ms = started.elapsed().as_millis() as u64;
+    for r in &mut records {
+        r.ms = ms;
+    }
+    records
+}
+
+/// A record's turn, score and pv.
+fn fill(record: &mut Record, pos: &Position, turn: &[Move], score: Score, pv: &[Move]) {
+    record.best = uci(turn);
+    record.san = notation::san_line(pos, turn);
+    record.score = score_text(score);
+    record.mate_in_turn = crate::mate::is_mating_line(pos, turn);
+    record.pv = uci(pv);
 }
 
 /// `analyse --variant linear-progression`: the same batch handling, the
@@ -396,6 +433,12 @@ mod linear {
     pub(super) fn run(args: &AnalyseArgs) -> CliResult {
         if args.rules.is_some() {
             return Err("--rules is for --variant progressive".into());
+        }
+        if args.multipv > 1 {
+            return Err("--multipv above 1 is for --variant progressive".into());
+        }
+        if args.threads > 1 {
+            log::warn!("the Linear Progression search uses one thread: --threads is ignored");
         }
         let (batch, source) = if args.fen.is_none() && args.file.is_none() {
             let start = args.lp.position(None)?;

@@ -262,7 +262,7 @@ fn num(x: f64) -> String {
 fn elo_text(s: &MatchSummary) -> String {
     match s.elo {
         Some(e) if e.margin.is_finite() => format!("{:.1} +/- {:.1}", e.elo + 0.0, e.margin),
-        Some(e) => format!("{:.1}", e.elo),
+        Some(e) => format!("{:.1} +/- -", e.elo + 0.0), // no interval from this sample
         None => "-".to_string(),
     }
 }

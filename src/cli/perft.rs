@@ -102,17 +102,27 @@ fn run_linear(args: &PerftArgs) -> CliResult {
     Ok(())
 }
 
+/// The failure of a count beyond 64 bits (the walks saturate rather than wrap).
+const OVERFLOW: &str = "the count exceeds 64 bits (2^64 - 1); ask for fewer turns";
+
 fn run_progressive(args: &PerftArgs) -> CliResult {
     let rules = if args.chess { Rules::Chess } else { args.rules };
     let text = args.fen.as_deref().unwrap_or(START_FEN);
     let pos = fen::parse(text, rules).map_err(|e| e.to_string())?;
     if args.chess {
-        run_chess(args, &pos);
-        return Ok(());
+        if u64::from(args.depth) > perft::MAX_PERFT_MOVES {
+            return Err(format!(
+                "--depth {} is more than {} plies (the limit)",
+                args.depth,
+                perft::MAX_PERFT_MOVES
+            ));
+        }
+        return run_chess(args, &pos);
     }
     if args.turns == 0 {
         return Err("--turns must be at least 1".into());
     }
+    perft::check_size(&pos, args.turns).map_err(|e| format!("--turns: {e}"))?;
     let started = Instant::now();
     // With --divide the total comes from the same walks (no second count).
     let (parts, c) = if args.divide {
@@ -120,6 +130,9 @@ fn run_progressive(args: &PerftArgs) -> CliResult {
     } else {
         (Vec::new(), perft::perft(&pos, args.turns))
     };
+    if c.overflowed() {
+        return Err(OVERFLOW.into());
+    }
     let secs = started.elapsed().as_secs_f64();
     let parts: Vec<(String, u64)> = parts
         .into_iter()
@@ -155,7 +168,7 @@ fn run_progressive(args: &PerftArgs) -> CliResult {
 }
 
 /// Ordinary-chess perft. With `--divide` the total is the sum of the parts.
-fn run_chess(args: &PerftArgs, pos: &crate::chess::Position) {
+fn run_chess(args: &PerftArgs, pos: &crate::chess::Position) -> CliResult {
     let started = Instant::now();
     let (parts, nodes) = if args.divide && args.depth > 0 {
         let parts: Vec<(String, u64)> = perft::chess_divide(pos, args.depth)
@@ -167,6 +180,9 @@ fn run_chess(args: &PerftArgs, pos: &crate::chess::Position) {
     } else {
         (Vec::new(), perft::chess_perft(pos, args.depth))
     };
+    if nodes == u64::MAX {
+        return Err(OVERFLOW.into());
+    }
     let secs = started.elapsed().as_secs_f64();
     if args.json {
         let mut out = format!(
@@ -186,6 +202,7 @@ fn run_chess(args: &PerftArgs, pos: &crate::chess::Position) {
         println!("seconds {secs:.3}");
         println!("nps {:.0}", nodes as f64 / secs.max(1e-9));
     }
+    Ok(())
 }
 
 /// `,"divide":{"e2e4":N,...}` in the order of the moves.

@@ -124,6 +124,27 @@ pub fn find_mate(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateRes
     }
 }
 
+/// The stack of a finder thread: the finder recurses once per move of the
+/// turn (about 2 KB each), and a turn may have `fen::MAX_TURN_LENGTH` moves
+/// (the default 2 MiB overflowed at about 1500).
+const THREAD_STACK: usize = 64 << 20;
+
+/// Runs `work` on a new thread of `scope` with [`THREAD_STACK`]; false if
+/// the system refused the thread.
+fn spawn_finder<'scope>(
+    scope: &'scope std::thread::Scope<'scope, '_>,
+    work: impl FnOnce() + Send + 'scope,
+) -> bool {
+    let spawned = std::thread::Builder::new()
+        .name("mate finder".into())
+        .stack_size(THREAD_STACK)
+        .spawn_scoped(scope, work);
+    if let Err(e) = &spawned {
+        log::warn!("cannot start a mate finder thread: {e}");
+    }
+    spawned.is_ok()
+}
+
 /// Long turns: every thread runs the passes and the full search of
 /// [`Searcher::enter_with_passes`], each in its own move order (helper threads
 /// rotate their children), sharing the table's proofs; the first thread to
@@ -133,7 +154,7 @@ fn search_racing(pos: &Position, shared: &Shared, threads: usize) -> (Outcome, V
     std::thread::scope(|scope| {
         for t in 0..threads {
             let answer = &answer;
-            scope.spawn(move || {
+            spawn_finder(scope, move || {
                 let mut s = Searcher::new(shared, t);
                 let o = s.enter_with_passes(pos);
                 s.flush();
@@ -173,7 +194,7 @@ fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome,
     std::thread::scope(|scope| {
         for t in 0..threads {
             let (state, next, mate, aborted) = (&state, &next, &mate, &aborted);
-            scope.spawn(move || {
+            let spawned = spawn_finder(scope, move || {
                 let mut s = Searcher::new(shared, t);
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -219,6 +240,9 @@ fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome,
                 }
                 s.flush();
             });
+            if !spawned {
+                aborted.store(true, Ordering::Relaxed); // "no mate" would be unproved
+            }
         }
     });
     let found = mate.into_inner().ok().flatten();

@@ -112,48 +112,57 @@ impl Engine {
         }
     }
 
-    /// Is a job running that was not told to stop and has more to say?
-    /// (A stopped or finished job is waited for instead: it ends within
-    /// milliseconds.)
+    /// Is a job still running? A job that was told to stop, or has printed
+    /// its last line, is given [`STOP_WAIT`] to end (a search ends within
+    /// milliseconds); one that takes longer counts as running, so that no
+    /// command ever blocks the input loop on it.
     fn is_running(&mut self) -> bool {
-        let busy = self
+        let ending = self
             .running
             .as_ref()
-            .is_some_and(|r| !r.done.load(Ordering::Acquire) && !r.stop.load(Ordering::Relaxed));
-        if !busy && let Some(r) = self.running.take() {
-            let _ = r.handle.join();
+            .is_some_and(|r| r.done.load(Ordering::Acquire) || r.stop.load(Ordering::Relaxed));
+        if ending {
+            self.join_within(STOP_WAIT);
         }
-        busy
+        self.running.is_some()
     }
 
-    /// Asks the running job to stop and waits briefly for its last line.
-    fn stop(&mut self) {
+    /// Joins the job if it ends within `wait`; otherwise keeps it to join later.
+    fn join_within(&mut self, wait: Duration) {
         let Some(r) = self.running.take() else {
             return;
         };
-        r.stop.store(true, Ordering::Relaxed);
-        let deadline = Instant::now() + STOP_WAIT;
+        let deadline = Instant::now() + wait;
         while !r.handle.is_finished() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_micros(200));
         }
         if r.handle.is_finished() {
             let _ = r.handle.join();
         } else {
-            // A long perft step: it prints when done; keep it to join later.
             self.running = Some(r);
         }
     }
 
-    /// Stops the job and waits for it however long it takes.
-    fn finish_running(&mut self) {
-        if let Some(r) = self.running.take() {
+    /// Asks the running job to stop and waits briefly for its last line.
+    fn stop(&mut self) {
+        if let Some(r) = &self.running {
             r.stop.store(true, Ordering::Relaxed);
-            let _ = r.handle.join();
         }
+        self.join_within(STOP_WAIT);
     }
 
+    /// `ucinewgame` stops a running job first (UCI does not allow one then,
+    /// but a GUI may send it anyway). Waiting without bound would block the
+    /// input loop behind a job slow to stop (a Linear Progression perft
+    /// looks at `stop` between first moves only), so such a job makes it an
+    /// error instead.
     fn new_game(&mut self) {
-        self.finish_running();
+        self.stop();
+        if self.running.is_some() {
+            return self.out.error(
+                "ucinewgame: the last job is still ending (send it again after its last line)",
+            );
+        }
         self.game.new_game();
     }
 
@@ -184,7 +193,19 @@ impl Engine {
             }
             Changed::SearchSetting => {}
         }
+        self.tell_thread_cap(next.threads);
         self.options = next;
+    }
+
+    /// Says once, when `Threads` is set above the hardware threads, how
+    /// many the engine will run (see [`crate::search::usable_threads`]).
+    fn tell_thread_cap(&self, threads: usize) {
+        let usable = crate::search::usable_threads(threads);
+        if threads != self.options.threads && usable < threads {
+            self.out.line(&format!(
+                "info string Threads {threads}: this machine has {usable} hardware threads; the engine runs {usable}"
+            ));
+        }
     }
 
     fn position(&mut self, start: &Start, moves: &[String]) {
@@ -198,7 +219,7 @@ impl Engine {
             out: self.out.clone(),
             stop: Arc::new(AtomicBool::new(false)),
             done: Arc::new(AtomicBool::new(false)),
-            threads: self.options.threads,
+            threads: crate::search::usable_threads(self.options.threads),
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             style: self.options.style(),
@@ -219,8 +240,10 @@ impl Engine {
             return;
         }
         let ctx = self.context();
-        let job = self.game.go_job(go, ctx.clone());
-        self.spawn(job, ctx, go.infinite);
+        match self.game.go_job(go, ctx.clone()) {
+            Ok(job) => self.spawn(job, ctx, go.infinite),
+            Err(e) => self.out.error(&e),
+        }
     }
 
     fn bench(&mut self, depth: Option<u32>) {

@@ -106,8 +106,9 @@ pub trait Game: Send {
     fn set_hash(&mut self, mib: usize);
     /// Empties the hash table.
     fn clear_hash(&mut self);
-    /// The job for `go` (search, `go mate`, or `go perft`) in the current position.
-    fn go_job(&self, go: &Go, ctx: JobContext) -> Job;
+    /// The job for `go` (search, `go mate`, or `go perft`) in the current
+    /// position, or why it cannot run (printed as one error line).
+    fn go_job(&self, go: &Go, ctx: JobContext) -> Result<Job, String>;
     /// The job for `bench`: fixed positions searched to `depth`.
     fn bench_job(&self, depth: Option<u32>, ctx: JobContext) -> Job;
     /// A rules option (`Changed::GameRules`) was set: a game that reads it

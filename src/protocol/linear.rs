@@ -112,27 +112,27 @@ impl Game for LinearGame {
         self.with_searcher(|s| s.clear());
     }
 
-    fn go_job(&self, go: &Go, ctx: JobContext) -> Job {
+    fn go_job(&self, go: &Go, ctx: JobContext) -> Result<Job, String> {
         let pos = self.pos;
         if let Some(turns) = go.perft {
-            return Box::new(move || perft_job(&pos, turns, &ctx));
+            return Ok(Box::new(move || perft_job(&pos, turns, &ctx)));
         }
         if go.mate {
             // `go mate` asks for a mate in this turn, which only Progressive
             // chess has; answer as the protocol promises, with a bestmove.
-            return Box::new(move || {
+            return Ok(Box::new(move || {
                 ctx.out.error(
                     "go mate: Progressive chess only; use go depth, nodes, movetime or a clock",
                 );
                 ctx.last_line("bestmove (none)");
-            });
+            }));
         }
         let go = go.clone();
         let searcher = Arc::clone(&self.searcher);
-        Box::new(move || {
+        Ok(Box::new(move || {
             let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
             search_job(&mut s, &pos, &go, &ctx);
-        })
+        }))
     }
 
     fn bench_job(&self, depth: Option<u32>, ctx: JobContext) -> Job {
@@ -306,7 +306,7 @@ pub fn search_job(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobCon
 /// `go perft T`: sequences per first move, then the total. Checks `stop`
 /// between first moves.
 pub fn perft_job(pos: &Position, turns: u32, ctx: &JobContext) {
-    let mut total = 0;
+    let mut total: u64 = 0;
     for mv in pos.legal_moves() {
         if ctx.stop.load(Ordering::Relaxed) {
             ctx.out.line("info string perft stopped");
@@ -314,7 +314,7 @@ pub fn perft_job(pos: &Position, turns: u32, ctx: &JobContext) {
         }
         let n = perft(&pos.after(mv), turns.saturating_sub(1)).sequences;
         ctx.out.line(&format!("{mv}: {n}"));
-        total += n;
+        total = n.saturating_add(total);
     }
     ctx.last_line(&format!("Nodes searched: {total}"));
 }

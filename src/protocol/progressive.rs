@@ -5,7 +5,7 @@ use super::game::{Game, Job, JobContext};
 use super::jobs;
 use crate::chess::notation::parse_uci;
 use crate::chess::status::{Status, status_with};
-use crate::chess::{Color, Position, Rules, Square, fen};
+use crate::chess::{Color, Position, Rules, Square, fen, perft};
 use crate::mate::MateTable;
 use crate::search::Searcher;
 use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
@@ -116,24 +116,25 @@ impl Game for ProgressiveGame {
         self.with_searcher(|s| s.clear());
     }
 
-    fn go_job(&self, go: &Go, ctx: JobContext) -> Job {
+    fn go_job(&self, go: &Go, ctx: JobContext) -> Result<Job, String> {
         let pos = self.pos.clone();
         if let Some(turns) = go.perft {
-            return Box::new(move || jobs::perft(&pos, turns, &ctx));
+            perft::check_size(&pos, turns).map_err(|e| format!("go perft: {e}"))?;
+            return Ok(Box::new(move || jobs::perft(&pos, turns, &ctx)));
         }
         let searcher = Arc::clone(&self.searcher);
         if go.mate {
             let go = go.clone();
-            return Box::new(move || {
+            return Ok(Box::new(move || {
                 let s = searcher.lock().unwrap_or_else(|e| e.into_inner());
                 jobs::mate(&s, &pos, &go, &ctx)
-            });
+            }));
         }
         let go = go.clone();
-        Box::new(move || {
+        Ok(Box::new(move || {
             let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
             jobs::search(&mut s, &pos, &go, &ctx);
-        })
+        }))
     }
 
     fn bench_job(&self, depth: Option<u32>, ctx: JobContext) -> Job {

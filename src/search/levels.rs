@@ -252,7 +252,7 @@ fn weakened(
     h: Handicap,
     stop: &Arc<AtomicBool>,
     rng: &mut Rng,
-    on_info: impl FnMut(&SearchInfo),
+    mut on_info: impl FnMut(&SearchInfo),
 ) -> SearchResult {
     // The turn chosen below is finished within the search's own share of
     // the time (see `SEARCH_TIME_SHARE`): the safety net has the rest.
@@ -266,7 +266,13 @@ fn weakened(
     weak.tree_mate_nodes = Some(h.tree_mate_nodes);
     weak.multipv = h.multipv.max(limits.multipv);
     weak.infinite = false;
-    let mut result = searcher.search(pos, &weak, stop, on_info);
+    // The handicap's own lines are not the user's: show only the MultiPV asked for.
+    let shown = limits.multipv.max(1);
+    let mut result = searcher.search(pos, &weak, stop, |info| {
+        if info.multipv <= shown {
+            on_info(info);
+        }
+    });
     if result.lines.len() > 1 && !matches!(result.score, super::Score::Mate(1)) {
         let best = result.lines[0].value;
         // Mates (for or against) are never given away by the temperature.
