@@ -320,7 +320,7 @@ impl LastTwo {
             entry
                 .options(role, sq)
                 .iter()
-                .any(|o| o.cost <= 1 && o.mask & need == need)
+                .any(|&(m, c)| c <= 1 && m & need == need)
         };
         if moved_within & need == need && single(entry, role, to) {
             return true;
@@ -350,39 +350,7 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
 /// The options of one piece for the target set of a cache entry: each a set
 /// of targets (bit `i` is target `i`) it may cover from one end square, and
 /// the fewest moves to get there; only options no other one dominates.
-type Options = Vec<PieceOption>;
-
-/// One option of a piece (see [`Options`]).
-#[derive(Clone, Debug)]
-struct PieceOption {
-    /// The targets covered (bit `i` is target `i`).
-    mask: u16,
-    /// The fewest moves to an end square giving this cover.
-    cost: u8,
-    /// The squares our other pieces must leave: an index in the entry's
-    /// [`CacheEntry::clearings`] (kept apart: the searches scan masks and
-    /// costs, and [`Cover`] reads these only for the options it takes).
-    clear: u32,
-}
-
-/// What an option needs of our other pieces, per target it covers.
-#[derive(Clone, Debug)]
-struct Clearing {
-    /// Per target `i`: squares that our other pieces must have left by the
-    /// end if this option's piece covers target `i` from its end square.
-    /// It is the intersection, over every end square this option stands for
-    /// (every end square whose cover is a subset of `mask` at no fewer
-    /// moves), of that end square and the squares between it and the
-    /// target: our piece cannot end where another of ours stands, and its
-    /// line to the target must be open at the end.
-    end: [Bitboard; 9],
-    /// Per target `i`, for a slider's option of one move: squares whose
-    /// pieces of ours must all have moved (before it) unless the piece makes
-    /// a second move: the intersection of the squares between its square
-    /// and each end square it stands for (an end square of two moves or
-    /// more adds nothing: the second move is there). Empty otherwise.
-    path: [Bitboard; 9],
-}
+type Options = Vec<(u16, u8)>;
 
 /// Per-searcher memory for [`lower_bound_with`]: the options of each piece
 /// (role and square) for the target sets met so far. The enemy king does not
@@ -401,8 +369,6 @@ struct CacheEntry {
     count: usize,
     /// Per role and square: the options, computed on first use.
     slots: Vec<Option<Options>>,
-    /// The [`Clearing`] of every option in `slots`.
-    clearings: Vec<Clearing>,
     /// Per role and square: `levels[k]` is the set of targets the piece
     /// attacks after at most `k` moves (on the empty board), computed on
     /// first use (see [`CacheEntry::levels`]).
@@ -432,7 +398,6 @@ impl BoundCache {
             targets: t,
             count: targets.len(),
             slots: vec![None; 6 * 64],
-            clearings: Vec::new(),
             levels: vec![None; 6 * 64],
         });
         let last = self.entries.len() - 1;
@@ -491,14 +456,7 @@ impl CacheEntry {
     fn options(&mut self, role: Role, from: Square) -> &Options {
         let slot = role.index() * 64 + from.index();
         if self.slots[slot].is_none() {
-            let (mut opts, clearings) = self.compute_options(role, from);
-            let base = self.clearings.len() as u32;
-            for o in &mut opts {
-                if o.clear != u32::MAX {
-                    o.clear += base;
-                }
-            }
-            self.clearings.extend(clearings);
+            let opts = self.compute_options(role, from);
             self.slots[slot] = Some(opts);
         }
         self.slots[slot].as_ref().expect("just filled")
@@ -507,15 +465,18 @@ impl CacheEntry {
     /// Every end square from which the piece attacks some target (on the
     /// empty board) with the moves to get there, reduced to the options no
     /// other one dominates (covers a superset at no higher cost).
-    fn compute_options(&self, role: Role, from: Square) -> (Options, Vec<Clearing>) {
+    fn compute_options(&self, role: Role, from: Square) -> Options {
         let (eksq, _, us, slack) = self.key;
         let them = us.other();
         let r = reach();
-        // Every end square with the cover it gives and its cost.
-        let mut ends: Vec<(u16, u8, Square)> = Vec::new();
-        let mut add = |mask: u16, cost: u8, end: Square| {
-            if mask != 0 && cost < FAR {
-                ends.push((mask, cost, end));
+        let mut raw: Options = Vec::new();
+        let mut add = |mask: u16, cost: u8| {
+            if mask == 0 || cost >= FAR {
+                return;
+            }
+            match raw.iter_mut().find(|o| o.0 == mask) {
+                Some(o) => o.1 = o.1.min(cost),
+                None => raw.push((mask, cost)),
             }
         };
         let targets = &self.targets[..self.count];
@@ -529,7 +490,7 @@ impl CacheEntry {
                 for sq in squares & !eksq.bb() {
                     let cost = pawn_steps(us, from, sq);
                     if cost > 0 {
-                        add(self.mask_of(attacks::pawn(us, sq)), cost, sq);
+                        add(self.mask_of(attacks::pawn(us, sq)), cost);
                     }
                 }
                 // After promoting on `q`, the new piece (a queen covers all a
@@ -549,7 +510,6 @@ impl CacheEntry {
                             add(
                                 self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
                                 promo.saturating_add(dist[sq.index()]),
-                                sq,
                             );
                         }
                     }
@@ -574,74 +534,22 @@ impl CacheEntry {
                     add(
                         self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
                         cost,
-                        sq,
                     );
                 }
             }
         }
-        // The cheapest cost of each distinct cover...
-        let mut raw: Vec<(u16, u8)> = Vec::new();
-        for &(mask, cost, _) in &ends {
-            match raw.iter_mut().find(|o| o.0 == mask) {
-                Some(o) => o.1 = o.1.min(cost),
-                None => raw.push((mask, cost)),
-            }
-        }
-        // ...reduced to those no other one dominates.
         let mut kept: Options = Vec::with_capacity(raw.len());
-        let mut clearings = Vec::with_capacity(raw.len());
         for (i, &(m, c)) in raw.iter().enumerate() {
             let dominated = raw.iter().enumerate().any(|(j, &(m2, c2))| {
                 j != i && m2 & m == m && c2 <= c && (m2 != m || c2 < c || j < i)
             });
-            if dominated {
-                continue;
+            if !dominated {
+                kept.push((m, c));
             }
-            // Every end square is dominated by some kept option; the squares
-            // to clear of a kept option are those every end square it
-            // dominates would need cleared, target by target. ([`Cover`]
-            // reads them only for options within its budgets.)
-            if c > COVER_BUDGET {
-                kept.push(PieceOption {
-                    mask: m,
-                    cost: c,
-                    clear: u32::MAX,
-                });
-                continue;
-            }
-            let mut must_clear = [Bitboard::ALL; 9];
-            let mut must_path = [Bitboard::ALL; 9];
-            let path = c == 1 && matches!(role, Role::Bishop | Role::Rook | Role::Queen);
-            for &(m2, c2, end) in &ends {
-                if m2 & !m != 0 || c2 < c {
-                    continue;
-                }
-                let mut bits = m2;
-                while bits != 0 {
-                    let i = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    must_clear[i] &= end.bb() | attacks::between(end, targets[i]);
-                    if path && c2 == 1 {
-                        must_path[i] &= attacks::between(from, end);
-                    }
-                }
-            }
-            if !path {
-                must_path = [Bitboard::EMPTY; 9];
-            }
-            kept.push(PieceOption {
-                mask: m,
-                cost: c,
-                clear: clearings.len() as u32,
-            });
-            clearings.push(Clearing {
-                end: must_clear,
-                path: must_path,
-            });
         }
         // Cheapest first (the bound stops at the first over its budget).
-        kept.sort_by_key(|o| o.cost);
-        (kept, clearings)
+        kept.sort_by_key(|o| o.1);
+        kept
     }
 }
 
@@ -686,18 +594,15 @@ pub fn lower_bound_movable(
     let key = (eksq, flights.0 | eksq.bb().0, us, castling_slack as u8);
     let entry = cache.entry(key, &targets[..count]);
     let level = (cap as usize).min(LEVELS - 1);
-    let ours = pos.color_bb(us);
     let mut movers = [(Square(0), Role::Pawn); 16];
     // Per mover: the targets it covers within 1, 2 and 3 moves.
     let mut small = [[0u16; 4]; 16];
     let mut pieces = 0;
-    // The targets our pieces attack now on the empty board, and those they
-    // attack now with no piece of ours in the way.
     let mut free: u16 = 0;
     let mut reachable: u16 = 0;
     // Movers that would be recruits (bit per mover index).
     let mut new_mask: u32 = 0;
-    for from in ours {
+    for from in pos.color_bb(us) {
         let Some(piece) = pos.piece_at(from) else {
             continue;
         };
@@ -733,6 +638,9 @@ pub fn lower_bound_movable(
         }
     };
     let need = full & !free;
+    if need == 0 {
+        return 0;
+    }
     // Castling moves king and rook with one move, so the per-piece counts may
     // exceed the moves made by one.
     let budget = (cap + castling_slack).min(FAR as u32 - 1) as u8;
@@ -746,9 +654,7 @@ pub fn lower_bound_movable(
     // (on an empty board): its options are (targets covered, moves to get
     // there). The answer is the minimum total cost over one option per
     // piece covering every target still needed.
-    let empty_board = if need == 0 {
-        0
-    } else if budget <= DFS_BUDGET {
+    let best = if budget <= DFS_BUDGET {
         // (No padding in the pairs: the array is cleared by one memset.)
         let mut flat = [(0u16, 0u16); MAX_FLAT];
         let mut starts = [0usize; 17];
@@ -759,8 +665,7 @@ pub fn lower_bound_movable(
             starts[p] = n;
             let w = &mut within[p];
             // The options are sorted by cost.
-            for o in entry.options(role, from).iter() {
-                let (m, c) = (o.mask, o.cost);
+            for &(m, c) in entry.options(role, from).iter() {
                 if c > budget {
                     break;
                 }
@@ -796,291 +701,10 @@ pub fn lower_bound_movable(
     } else {
         min_cover_dp(entry, movers, pieces, need, count, budget, limit)
     };
-    if empty_board > budget {
-        return cap + 1;
-    }
-    if budget <= COVER_BUDGET
-        && cap >= COVER_MIN_CAP
-        && budget - empty_board <= 1
-        && !cover_with_our_pieces(pos, entry, movers, pieces, budget, limit)
-    {
-        return cap + 1;
-    }
-    (empty_board as u32).saturating_sub(castling_slack)
-}
-
-/// The check of [`Cover`] for [`lower_bound_movable`]: can the movers (and
-/// the pieces that attack targets from where they stand, through pieces of
-/// ours) cover every target within `budget` with our pieces in the way?
-fn cover_with_our_pieces(
-    pos: &Position,
-    entry: &mut CacheEntry,
-    movers: [(Square, Role); 16],
-    pieces: usize,
-    budget: u8,
-    limit: Recruits,
-) -> bool {
-    let us = pos.side_to_move();
-    let ours = pos.color_bb(us);
-    let count = entry.count;
-    let full: u16 = (1 << count) - 1;
-    let targets = entry.targets;
-    // The targets our pieces attack now with no piece of ours in the way;
-    // per piece, the targets it attacks now only through pieces of ours
-    // (covered only if those move away), for the movers and then for the
-    // pieces that cannot move in time (listed after the movers).
-    let mut free_open: u16 = 0;
-    let mut shut = [0u16; 16];
-    let mut from = [Square(0); 16];
-    let mut all = pieces;
-    for (p, &(sq, _)) in movers[..pieces].iter().enumerate() {
-        from[p] = sq;
-    }
-    for sq in ours {
-        let Some(piece) = pos.piece_at(sq) else {
-            continue;
-        };
-        let now = entry.levels(piece.role, sq)[0];
-        let mut closed = 0;
-        if matches!(piece.role, Role::Bishop | Role::Rook | Role::Queen) {
-            let mut bits = now;
-            while bits != 0 {
-                let i = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                if (attacks::between(sq, targets[i]) & ours).nonempty() {
-                    closed |= 1 << i;
-                }
-            }
-        }
-        free_open |= now & !closed;
-        if closed != 0 {
-            match movers[..pieces].iter().position(|m| m.0 == sq) {
-                Some(p) => shut[p] = now,
-                None => {
-                    from[all] = sq;
-                    shut[all] = now;
-                    all += 1;
-                }
-            }
-        }
-    }
-    let need_open = full & !free_open;
-    if need_open == 0 {
-        return true;
-    }
-
-    // (No padding: the array is cleared by one memset.)
-    let mut flat = [(0u16, 0u8, 0u32); MAX_FLAT];
-    let mut starts = [0usize; 17];
-    let mut within = [[0u16; COVER_BUDGET as usize + 1]; 16];
-    let mut n = 0;
-    let mut overflow = false;
-    'pieces: for p in 0..all {
-        starts[p] = n;
-        let w = &mut within[p];
-        if shut[p] & need_open != 0 {
-            flat[n] = (shut[p] & need_open, 0, NOW);
-            n += 1;
-            w[0] |= shut[p] & need_open;
-        }
-        if p < pieces {
-            // The options are sorted by cost.
-            for o in entry.options(movers[p].1, from[p]).iter() {
-                if o.cost > budget {
-                    break;
-                }
-                if o.mask & need_open == 0 {
-                    continue;
-                }
-                if n == MAX_FLAT {
-                    overflow = true;
-                    break 'pieces;
-                }
-                flat[n] = (o.mask & need_open, o.cost, o.clear);
-                n += 1;
-                w[o.cost as usize] |= o.mask & need_open;
-            }
-        }
-        for b in 1..w.len() {
-            w[b] |= w[b - 1];
-        }
-    }
-    starts[all] = n;
-    if overflow {
-        return true;
-    }
-    {
-        let search = Cover {
-            flat: &flat[..n],
-            starts: &starts[..=all],
-            within: &within[..all],
-            shut: &shut[..all],
-            from: &from[..all],
-            clearings: &entry.clearings,
-            targets: &targets[..count],
-            ours,
-            limit,
-            budget_end: budget + 1,
-        };
-        let mut best = budget + 1;
-        let mut paths = [Bitboard::EMPTY; 16];
-        search.run(
-            need_open,
-            0,
-            0,
-            Bitboard::EMPTY,
-            Bitboard::EMPTY,
-            0,
-            &mut paths,
-            0,
-            &mut best,
-        );
-        best <= budget
-    }
-}
-
-/// The option index of a piece covering from where it stands (see [`Cover`]).
-const NOW: u32 = u32::MAX;
-
-/// The cover search for small budgets: one option per piece (piece `p` owns
-/// `flat[starts[p]..starts[p + 1]]`: the targets still needed that it covers,
-/// the cost, and the index in `opts[p]`, or [`NOW`] for covering from where
-/// it stands through pieces of ours), so that every needed target is covered,
-/// at the least total of the options' costs plus one move for each of our
-/// pieces that must leave a square (an end square of another piece, or a
-/// square on its line to a target it covers) and is not a mover already.
-///
-/// Only the target the search branches on charges the squares to clear of
-/// the option covering it: that piece really covers it in the mate the
-/// search follows (the other targets the option covers on the empty board
-/// may be covered by another piece in that mate).
-struct Cover<'a> {
-    flat: &'a [(u16, u8, u32)],
-    starts: &'a [usize],
-    /// Per piece: `within[p][b]` is the union of its options costing at
-    /// most `b` (the cover from where it stands included).
-    within: &'a [[u16; COVER_BUDGET as usize + 1]],
-    /// Per piece: what it covers from where it stands when that cover needs
-    /// pieces of ours to move away (0 when it does not).
-    shut: &'a [u16],
-    from: &'a [Square],
-    /// The [`Clearing`] of each option.
-    clearings: &'a [Clearing],
-    targets: &'a [Square],
-    ours: Bitboard,
-    limit: Recruits,
-    /// One more than the budget: `best` starts here, and the search ends as
-    /// soon as it finds a cover within the budget.
-    budget_end: u8,
-}
-
-impl Cover<'_> {
-    /// Lowers `best` to the least total cost of covering `uncovered` with
-    /// pieces not in `used`, if that is less than `best`; `moved` (and
-    /// `moved_sq`, their squares) are the pieces chosen with a moving option,
-    /// `clear` our squares that must be left, `spent` the options' costs.
-    #[allow(clippy::too_many_arguments)]
-    fn run(
-        &self,
-        uncovered: u16,
-        used: u32,
-        moved: u32,
-        moved_sq: Bitboard,
-        clear: Bitboard,
-        spent: u8,
-        paths: &mut [Bitboard; 16],
-        np: usize,
-        best: &mut u8,
-    ) {
-        let charge = spent + (clear & !moved_sq).count() as u8;
-        // (The first cover found within the budget settles the question.)
-        if charge >= *best || *best != self.budget_end {
-            return;
-        }
-        if uncovered == 0 {
-            // A piece whose one-move path is shut by pieces of ours that do
-            // not move in this count either makes another move or one of
-            // them moves: one more move for each of these pieces whose
-            // pieces to move are disjoint from the others' counted.
-            let mut extra = 0;
-            let mut taken = Bitboard::EMPTY;
-            for &b in &paths[..np] {
-                let rest = b & !moved_sq & !clear;
-                if rest.nonempty() && (rest & taken).is_empty() {
-                    extra += 1;
-                    taken |= rest;
-                }
-            }
-            *best = (*best).min(charge + extra);
-            return;
-        }
-        // What a piece may add and still beat `best`: one more when it is
-        // one that must move anyway (its move is already charged).
-        let room = *best - 1 - charge;
-        let room_of = |p: usize| -> u8 { room + u8::from(clear.contains(self.from[p])) };
-        // Every uncovered target needs some free piece able to cover it.
-        let mut avail = 0;
-        for p in 0..self.from.len() {
-            if used & (1 << p) != 0 {
-                continue;
-            }
-            avail |= if self.limit.allows(moved, p) {
-                self.within[p][(room_of(p) as usize).min(COVER_BUDGET as usize)]
-            } else {
-                self.shut[p]
-            };
-        }
-        if uncovered & !avail != 0 {
-            return;
-        }
-        let t = uncovered & uncovered.wrapping_neg();
-        let ti = t.trailing_zeros() as usize;
-        for p in 0..self.from.len() {
-            if used & (1 << p) != 0 {
-                continue;
-            }
-            let sq = self.from[p];
-            let room_p = room_of(p);
-            let allows = self.limit.allows(moved, p);
-            for &(m, c, j) in &self.flat[self.starts[p]..self.starts[p + 1]] {
-                if c > room_p {
-                    break;
-                }
-                if m & t == 0 || c > 0 && !allows {
-                    continue;
-                }
-                let to_clear = if j == NOW {
-                    attacks::between(sq, self.targets[ti])
-                } else {
-                    self.clearings[j as usize].end[ti]
-                } & self.ours
-                    & !sq.bb();
-                let (mv, msq) = if c > 0 {
-                    (moved | 1 << p, moved_sq | sq.bb())
-                } else {
-                    (moved, moved_sq)
-                };
-                let mut np2 = np;
-                if c == 1 && j != NOW {
-                    let b = self.clearings[j as usize].path[ti] & self.ours;
-                    if b.nonempty() {
-                        paths[np] = b;
-                        np2 += 1;
-                    }
-                }
-                self.run(
-                    uncovered & !m,
-                    used | 1 << p,
-                    mv,
-                    msq,
-                    clear | to_clear,
-                    spent + c,
-                    paths,
-                    np2,
-                    best,
-                );
-            }
-        }
+    if best > budget {
+        cap + 1
+    } else {
+        (best as u32).saturating_sub(castling_slack)
     }
 }
 
@@ -1140,17 +764,12 @@ fn levels_cover(
     })
 }
 
-/// Room for the options of all movers gathered for [`min_cover`] and [`Cover`].
+/// Room for the options of all movers gathered for [`min_cover`].
 const MAX_FLAT: usize = 256;
 
-/// Budgets up to this are solved by [`min_cover`] (then [`Cover`]), larger ones by
+/// Budgets up to this are solved by [`min_cover`], larger ones by
 /// [`min_cover_dp`].
 const DFS_BUDGET: u8 = 3;
-
-/// Budgets up to this are checked again by [`Cover`]...
-const COVER_BUDGET: u8 = 3;
-/// ...when the turn has at least this many moves left.
-const COVER_MIN_CAP: u32 = 2;
 
 /// The least total cost of options, at most one per piece (piece `p` owns
 /// `flat[starts[p]..starts[p + 1]]`, and `reach[p][b]` is the union of its
@@ -1255,10 +874,7 @@ fn min_cover_dp(
         let recruit = limit.new_mask & (1 << p) != 0;
         let mut opts = [(0u16, 0u8); 64];
         let mut n = 0;
-        for &PieceOption {
-            mask: m, cost: c, ..
-        } in entry.options(role, from).iter()
-        {
+        for &(m, c) in entry.options(role, from).iter() {
             if c > budget || m & need == 0 {
                 continue;
             }
