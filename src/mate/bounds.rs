@@ -218,6 +218,10 @@ pub struct LastTwo {
     /// Per square of ours: targets covered now, and within one move.
     now: [u16; 64],
     within: [u16; 64],
+    /// The targets covered now by at least one and by at least two of our
+    /// pieces.
+    once: u16,
+    twice: u16,
     ours: Bitboard,
     /// The [`BoundCache`] entry for these targets.
     key: (Square, u64, Color, u8),
@@ -245,6 +249,8 @@ impl LastTwo {
             us,
             now: [0; 64],
             within: [0; 64],
+            once: 0,
+            twice: 0,
             ours: pos.color_bb(us),
             key: (eksq, flights.0 | eksq.bb().0, us, 0),
         };
@@ -259,6 +265,8 @@ impl LastTwo {
                 let (n, w) = f.cover(piece.role, from);
                 f.now[from.index()] = n;
                 f.within[from.index()] = w;
+                f.twice |= f.once & n;
+                f.once |= n;
             }
         }
         f
@@ -318,20 +326,21 @@ impl LastTwo {
         let entry = cache.entry(self.key, &self.targets[..self.count]);
         let l = entry.levels(role, to);
         let (moved_now, moved_within) = (l[0], l[1]);
-        let mut free = moved_now;
-        for sq in self.ours & !from.bb() {
-            free |= self.now[sq.index()];
-        }
+        // What the others cover now: each target covered by two, or by one
+        // other than the moved piece.
+        let free = moved_now | self.twice | (self.once & !self.now[from.index()]);
         let need = full & !free;
         if need == 0 {
             return true;
         }
         // One piece must cover the rest from one end square, in one move.
         let single = |entry: &mut CacheEntry, role: Role, sq: Square| {
+            // (The options are sorted by cost.)
             entry
                 .options(role, sq)
                 .iter()
-                .any(|&(m, c)| c <= 1 && m & need == need)
+                .take_while(|&&(_, c)| c <= 1)
+                .any(|&(m, _)| m & need == need)
         };
         if moved_within & need == need && single(entry, role, to) {
             return true;
@@ -988,25 +997,33 @@ fn min_cover(
     let t = uncovered & uncovered.wrapping_neg();
     let mut best = FAR;
     for p in 0..starts.len() - 1 {
-        if used & (1 << p) != 0 || !limit.allows(used, p) {
+        if used & (1 << p) != 0 || reach[p][budget as usize] & t == 0 || !limit.allows(used, p) {
             continue;
         }
+        // (Each piece's options are sorted by cost.)
         for &(m, c) in &flat[starts[p]..starts[p + 1]] {
             let c = c as u8;
             // Only options strictly cheaper than the best so far matter.
-            if m & t == 0 || c > budget || c >= best {
+            if c > budget || c >= best {
+                break;
+            }
+            if m & t == 0 {
                 continue;
             }
             let limit_left = budget.min(best - 1) - c;
-            let rest = min_cover(
-                flat,
-                starts,
-                reach,
-                uncovered & !m,
-                used | 1 << p,
-                limit_left,
-                limit,
-            );
+            let rest = if uncovered & !m == 0 {
+                0
+            } else {
+                min_cover(
+                    flat,
+                    starts,
+                    reach,
+                    uncovered & !m,
+                    used | 1 << p,
+                    limit_left,
+                    limit,
+                )
+            };
             if rest <= limit_left {
                 best = c + rest;
             }
