@@ -429,6 +429,11 @@ struct CacheEntry {
     /// Per piece role (not the pawn): the end squares with the same cover,
     /// grouped (the cover and the squares), computed with `cover`.
     groups: [Vec<(u16, Bitboard)>; 6],
+    /// For the queen and the knight, per group: the fewest moves from each
+    /// square of our promotion rank to one of its squares; computed on first
+    /// use (bit `role` of `promo_done`).
+    promo_dist: [Vec<[u8; 8]>; 6],
+    promo_done: u8,
     /// [`CacheEntry::compute_options`]'s working memory: the candidate
     /// options, and each target set's place among them (`u16::MAX`: none;
     /// restored after each use).
@@ -523,6 +528,8 @@ impl CacheEntry {
             cover_any: [Bitboard::EMPTY; 6],
             cover_done: 0,
             groups: Default::default(),
+            promo_dist: Default::default(),
+            promo_done: 0,
             raw: Vec::new(),
             place: vec![u16::MAX; 512],
         })
@@ -538,6 +545,7 @@ impl CacheEntry {
         self.levels_done = [0; 6];
         self.arena.clear();
         self.cover_done = 0;
+        self.promo_done = 0;
     }
 
     /// The targets our `role` on `from` covers within each number of moves.
@@ -622,6 +630,33 @@ impl CacheEntry {
         (&self.cover[role.index()], self.cover_any[role.index()])
     }
 
+    /// Fills `promo_dist` for `role`.
+    fn promotion_distances(&mut self, role: Role) {
+        let bit = 1u8 << role.index();
+        if self.promo_done & bit != 0 {
+            return;
+        }
+        self.cover(role);
+        let us = self.key.2;
+        let rank = Bitboard::rank(if us == Color::White { 7 } else { 0 });
+        let rings = &reach().rings[slot(role)];
+        let dists = &mut self.promo_dist[role.index()];
+        dists.clear();
+        for &(_, squares) in &self.groups[role.index()] {
+            let mut d = [FAR; 8];
+            for (i, q) in rank.into_iter().enumerate() {
+                if let Some(k) = rings[q.index()]
+                    .iter()
+                    .position(|&ring| (ring & squares).nonempty())
+                {
+                    d[i] = k as u8;
+                }
+            }
+            dists.push(d);
+        }
+        self.promo_done |= bit;
+    }
+
     fn options(&mut self, role: Role, from: Square) -> &Options {
         let slot = role.index() * 64 + from.index();
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
@@ -671,18 +706,28 @@ impl CacheEntry {
                     }
                 }
                 // After promoting on `q`, the new piece (a queen covers all a
-                // rook or bishop would, at no more moves) goes on from there.
-                for q in Bitboard::rank(if us == Color::White { 7 } else { 0 }) {
-                    let promo = promotion_steps_to(us, from, q);
-                    if promo >= FAR {
-                        continue;
-                    }
-                    for role in [Role::Queen, Role::Knight] {
-                        let dist = &r.dist[slot(role)][q.index()];
-                        let (cover, squares) = self.cover(role);
-                        for sq in squares & !eksq.bb() {
-                            add(cover[sq.index()], promo.saturating_add(dist[sq.index()]));
-                        }
+                // rook or bishop would, at no more moves) goes on from there:
+                // per group of end squares with the same cover, the fewest
+                // moves over the promotion squares. (Square by square, every
+                // group is met first at the first promotion square within
+                // reach, the queen's groups before the knight's, in the
+                // groups' order: the options' order is the same.)
+                let rank = Bitboard::rank(if us == Color::White { 7 } else { 0 });
+                let mut promo = [FAR; 8];
+                for (i, q) in rank.into_iter().enumerate() {
+                    promo[i] = promotion_steps_to(us, from, q);
+                }
+                for role in [Role::Queen, Role::Knight] {
+                    self.promotion_distances(role);
+                    for (g, &(m, _)) in self.groups[role.index()].iter().enumerate() {
+                        let to_group = &self.promo_dist[role.index()][g];
+                        let cost = promo
+                            .iter()
+                            .zip(to_group)
+                            .map(|(&p, &d)| p.saturating_add(d))
+                            .min()
+                            .unwrap_or(FAR);
+                        add(m, cost);
                     }
                 }
             }
