@@ -36,7 +36,12 @@ struct Reach {
     dist: [[[u8; 64]; 64]; 5],
     /// [`pawn_reach_uncached`] per colour, `from` and `target`.
     pawn: [[[u8; 64]; 64]; 2],
+    /// Per role and `from`: the squares at each distance below [`RINGS`].
+    rings: [[[Bitboard; RINGS]; 64]; 5],
 }
+
+/// Distances with a ring in [`Reach`] (the largest finite one is 7).
+const RINGS: usize = 8;
 
 fn slot(role: Role) -> usize {
     role.index() - 1
@@ -49,6 +54,7 @@ fn reach() -> &'static Reach {
             table: [[[FAR; 64]; 64]; 5],
             dist: [[[FAR; 64]; 64]; 5],
             pawn: [[[FAR; 64]; 64]; 2],
+            rings: [[[Bitboard::EMPTY; RINGS]; 64]; 5],
         });
         for us in [Color::White, Color::Black] {
             for from in Square::all() {
@@ -85,6 +91,11 @@ fn reach() -> &'static Reach {
                     frontier = next;
                 }
                 r.dist[slot(role)][from.index()] = dist;
+                for s in Square::all() {
+                    if (dist[s.index()] as usize) < RINGS {
+                        r.rings[slot(role)][from.index()][dist[s.index()] as usize].set(s);
+                    }
+                }
                 for target in Square::all() {
                     // Attack sets are symmetric for these roles on an empty board.
                     let best = attacks::piece(role, target, Bitboard::EMPTY)
@@ -207,6 +218,10 @@ pub struct LastTwo {
     /// Per square of ours: targets covered now, and within one move.
     now: [u16; 64],
     within: [u16; 64],
+    /// The targets covered now by at least one and by at least two of our
+    /// pieces.
+    once: u16,
+    twice: u16,
     ours: Bitboard,
     /// The [`BoundCache`] entry for these targets.
     key: (Square, u64, Color, u8),
@@ -234,6 +249,8 @@ impl LastTwo {
             us,
             now: [0; 64],
             within: [0; 64],
+            once: 0,
+            twice: 0,
             ours: pos.color_bb(us),
             key: (eksq, flights.0 | eksq.bb().0, us, 0),
         };
@@ -248,6 +265,8 @@ impl LastTwo {
                 let (n, w) = f.cover(piece.role, from);
                 f.now[from.index()] = n;
                 f.within[from.index()] = w;
+                f.twice |= f.once & n;
+                f.once |= n;
             }
         }
         f
@@ -307,20 +326,21 @@ impl LastTwo {
         let entry = cache.entry(self.key, &self.targets[..self.count]);
         let l = entry.levels(role, to);
         let (moved_now, moved_within) = (l[0], l[1]);
-        let mut free = moved_now;
-        for sq in self.ours & !from.bb() {
-            free |= self.now[sq.index()];
-        }
+        // What the others cover now: each target covered by two, or by one
+        // other than the moved piece.
+        let free = moved_now | self.twice | (self.once & !self.now[from.index()]);
         let need = full & !free;
         if need == 0 {
             return true;
         }
         // One piece must cover the rest from one end square, in one move.
         let single = |entry: &mut CacheEntry, role: Role, sq: Square| {
+            // (The options are sorted by cost.)
             entry
                 .options(role, sq)
                 .iter()
-                .any(|&(m, c)| c <= 1 && m & need == need)
+                .take_while(|&&(_, c)| c <= 1)
+                .any(|&(m, _)| m & need == need)
         };
         if moved_within & need == need && single(entry, role, to) {
             return true;
@@ -349,30 +369,76 @@ pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
 
 /// The options of one piece for the target set of a cache entry: each a set
 /// of targets (bit `i` is target `i`) it may cover from one end square, and
-/// the fewest moves to get there; only options no other one dominates.
-type Options = Vec<(u16, u8)>;
+/// the fewest moves to get there; only options no other one dominates,
+/// cheapest first.
+type Options = [(u16, u8)];
+
+/// The key of a target set: the enemy king, the targets, our colour and the
+/// castling slack.
+type Key = (Square, u64, Color, u8);
 
 /// Per-searcher memory for [`lower_bound_with`]: the options of each piece
-/// (role and square) for the target sets met so far. The enemy king does not
-/// move during our turn and its flights change only by captures, so a search
-/// meets very few target sets and the options are computed once.
+/// (role and square) for the target sets met recently. The enemy king does
+/// not move during our turn and its flights change only by captures, so a
+/// search meets few target sets; the evaluation meets many, so the entries
+/// are found by a hash of the key (two ways per set, the least recently used
+/// one replaced) and their memory is reused.
 #[derive(Default)]
 pub struct BoundCache {
-    entries: Vec<CacheEntry>,
+    /// `WAYS * SETS` entries once used (allocated on demand).
+    entries: Vec<Option<Box<CacheEntry>>>,
+    /// Counts lookups, for the replacement.
+    tick: u32,
+    /// Working memory of [`min_cover_dp`] and [`lower_bound_movable`].
+    scratch: Option<Box<Scratch>>,
+}
+
+/// Buffers reused from call to call (not cleared: each call writes what it
+/// reads).
+struct Scratch {
+    /// [`min_cover_dp`]'s table per layer, indexed by target set.
+    dp: [[u8; 512]; MAX_LAYERS],
+    /// The options gathered for [`min_cover`].
+    flat: [(u16, u16); MAX_FLAT],
 }
 
 struct CacheEntry {
-    /// The enemy king, the targets, our colour and the castling slack.
-    key: (Square, u64, Color, u8),
+    key: Key,
     /// The targets in bit order: the king's square, then the flights.
     targets: [Square; 9],
     count: usize,
-    /// Per role and square: the options, computed on first use.
-    slots: Vec<Option<Options>>,
+    /// The tick of the last lookup.
+    used: u32,
+    /// Per role and square (bit `role * 64 + square`): are the options and
+    /// the levels computed?
+    options_done: [u64; 6],
+    levels_done: [u64; 6],
+    /// Per role and square: where its options are in `arena` (start, len).
+    spans: [(u32, u32); 6 * 64],
+    arena: Vec<(u16, u8)>,
     /// Per role and square: `levels[k]` is the set of targets the piece
     /// attacks after at most `k` moves (on the empty board), computed on
     /// first use (see [`CacheEntry::levels`]).
-    levels: Vec<Option<Levels>>,
+    levels: [Levels; 6 * 64],
+    /// Per role (the pawn's: ours) and square: the targets a piece there
+    /// attacks on the empty board; computed per role on first use.
+    cover: [[u16; 64]; 6],
+    /// Per role: the squares with a nonzero `cover`.
+    cover_any: [Bitboard; 6],
+    cover_done: u8,
+    /// Per piece role (not the pawn): the end squares with the same cover,
+    /// grouped (the cover and the squares), computed with `cover`.
+    groups: [Vec<(u16, Bitboard)>; 6],
+    /// For the queen and the knight, per group: the fewest moves from each
+    /// square of our promotion rank to one of its squares; computed on first
+    /// use (bit `role` of `promo_done`).
+    promo_dist: [Vec<[u8; 8]>; 6],
+    promo_done: u8,
+    /// [`CacheEntry::compute_options`]'s working memory: the candidate
+    /// options, and each target set's place among them (`u16::MAX`: none;
+    /// restored after each use).
+    raw: Vec<(u16, u8)>,
+    place: Vec<u16>,
 }
 
 /// Distances of 15 or more count as 15 (none that large is finite here;
@@ -381,51 +447,117 @@ const LEVELS: usize = 16;
 type Levels = [u16; LEVELS];
 
 impl BoundCache {
-    /// Entries kept before the cache starts over.
-    const MAX_ENTRIES: usize = 16;
+    /// Sets of entries (a power of two), and entries per set.
+    const SETS: usize = 32;
+    const WAYS: usize = 2;
 
-    fn entry(&mut self, key: (Square, u64, Color, u8), targets: &[Square]) -> &mut CacheEntry {
-        if let Some(i) = self.entries.iter().position(|e| e.key == key) {
-            return &mut self.entries[i];
+    /// The entry for `key` (with these targets), made if needed.
+    fn entry(&mut self, key: Key, targets: &[Square]) -> &mut CacheEntry {
+        let i = self.entry_index(key, targets);
+        self.entries[i].as_mut().expect("entry made")
+    }
+
+    fn entry_index(&mut self, key: Key, targets: &[Square]) -> usize {
+        if self.entries.is_empty() {
+            self.entries.resize_with(Self::SETS * Self::WAYS, || None);
         }
-        if self.entries.len() >= Self::MAX_ENTRIES {
-            self.entries.clear();
+        self.tick = self.tick.wrapping_add(1);
+        // (The targets include the king's square.)
+        let h = (key.1.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ (key.2.index() as u64) << 1
+            ^ u64::from(key.3))
+        .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        let set = ((h >> 40) as usize & (Self::SETS - 1)) * Self::WAYS;
+        // Replace an empty entry, else the least recently used.
+        let mut victim = set;
+        let mut empty = false;
+        let mut oldest = 0;
+        for i in set..set + Self::WAYS {
+            match &mut self.entries[i] {
+                Some(e) if e.key == key => {
+                    e.used = self.tick;
+                    return i;
+                }
+                Some(e) => {
+                    let age = self.tick.wrapping_sub(e.used);
+                    if !empty && age >= oldest {
+                        oldest = age;
+                        victim = i;
+                    }
+                }
+                None => {
+                    if !empty {
+                        empty = true;
+                        victim = i;
+                    }
+                }
+            }
         }
-        let mut t = [Square(0); 9];
-        t[..targets.len()].copy_from_slice(targets);
-        self.entries.push(CacheEntry {
-            key,
-            targets: t,
-            count: targets.len(),
-            slots: vec![None; 6 * 64],
-            levels: vec![None; 6 * 64],
+        let slot = &mut self.entries[victim];
+        let e = slot.get_or_insert_with(CacheEntry::boxed);
+        e.reset(key, targets);
+        e.used = self.tick;
+        victim
+    }
+
+    /// The entry at `i` and the working memory.
+    fn entry_and_scratch(&mut self, i: usize) -> (&mut CacheEntry, &mut Scratch) {
+        let scratch = self.scratch.get_or_insert_with(|| {
+            Box::new(Scratch {
+                dp: [[u8::MAX; 512]; MAX_LAYERS],
+                flat: [(0, 0); MAX_FLAT],
+            })
         });
-        let last = self.entries.len() - 1;
-        &mut self.entries[last]
+        (self.entries[i].as_mut().expect("entry made"), scratch)
     }
 }
 
 impl CacheEntry {
-    /// The targets (as a bit set over target indices) in `set`.
-    fn mask_of(&self, set: Bitboard) -> u16 {
-        let mut m = 0;
-        for (i, &t) in self.targets[..self.count].iter().enumerate() {
-            if set.contains(t) {
-                m |= 1 << i;
-            }
-        }
-        m
+    fn boxed() -> Box<CacheEntry> {
+        Box::new(CacheEntry {
+            key: (Square(0), 0, Color::White, 0),
+            targets: [Square(0); 9],
+            count: 0,
+            used: 0,
+            options_done: [0; 6],
+            levels_done: [0; 6],
+            spans: [(0, 0); 6 * 64],
+            arena: Vec::new(),
+            levels: [[0; LEVELS]; 6 * 64],
+            cover: [[0; 64]; 6],
+            cover_any: [Bitboard::EMPTY; 6],
+            cover_done: 0,
+            groups: Default::default(),
+            promo_dist: Default::default(),
+            promo_done: 0,
+            raw: Vec::new(),
+            place: vec![u16::MAX; 512],
+        })
+    }
+
+    /// Makes this the (empty) entry of `key`.
+    fn reset(&mut self, key: Key, targets: &[Square]) {
+        self.key = key;
+        self.targets = [Square(0); 9];
+        self.targets[..targets.len()].copy_from_slice(targets);
+        self.count = targets.len();
+        self.options_done = [0; 6];
+        self.levels_done = [0; 6];
+        self.arena.clear();
+        self.cover_done = 0;
+        self.promo_done = 0;
     }
 
     /// The targets our `role` on `from` covers within each number of moves.
     #[inline]
     fn levels(&mut self, role: Role, from: Square) -> &Levels {
         let slot = role.index() * 64 + from.index();
-        if self.levels[slot].is_none() {
-            let l = self.compute_levels(role, from);
-            self.levels[slot] = Some(l);
+        let (word, bit) = (slot / 64, 1u64 << (slot % 64));
+        if self.levels_done[word] & bit == 0 {
+            self.levels[slot] = self.compute_levels(role, from);
+            self.levels_done[word] |= bit;
         }
-        self.levels[slot].as_ref().expect("just filled")
+        &self.levels[slot]
     }
 
     fn compute_levels(&self, role: Role, from: Square) -> Levels {
@@ -453,103 +585,211 @@ impl CacheEntry {
         levels
     }
 
-    fn options(&mut self, role: Role, from: Square) -> &Options {
-        let slot = role.index() * 64 + from.index();
-        if self.slots[slot].is_none() {
-            let opts = self.compute_options(role, from);
-            self.slots[slot] = Some(opts);
+    /// The targets a piece of `role` (the pawn: ours) attacks from each
+    /// square on the empty board, and the squares where that is any.
+    fn cover(&mut self, role: Role) -> (&[u16; 64], Bitboard) {
+        let bit = 1u8 << role.index();
+        if self.cover_done & bit == 0 {
+            let us = self.key.2;
+            let mut cover = [0u16; 64];
+            let mut any = Bitboard::EMPTY;
+            for (i, &t) in self.targets[..self.count].iter().enumerate() {
+                // Attack sets are symmetric on an empty board (the pawn's
+                // with the colours swapped).
+                let from = match role {
+                    Role::Pawn => attacks::pawn(us.other(), t),
+                    role => attacks::piece(role, t, Bitboard::EMPTY),
+                };
+                any |= from;
+                for sq in from {
+                    cover[sq.index()] |= 1 << i;
+                }
+            }
+            self.cover[role.index()] = cover;
+            self.cover_any[role.index()] = any;
+            self.cover_done |= bit;
+            if role != Role::Pawn {
+                // The end squares: not the enemy king's, nor (for our king)
+                // next to it.
+                let eksq = self.key.0;
+                let mut squares = any & !eksq.bb();
+                if role == Role::King {
+                    squares &= !attacks::king(eksq);
+                }
+                let groups = &mut self.groups[role.index()];
+                groups.clear();
+                for sq in squares {
+                    let m = cover[sq.index()];
+                    match groups.iter_mut().find(|g| g.0 == m) {
+                        Some(g) => g.1.set(sq),
+                        None => groups.push((m, sq.bb())),
+                    }
+                }
+            }
         }
-        self.slots[slot].as_ref().expect("just filled")
+        (&self.cover[role.index()], self.cover_any[role.index()])
     }
 
-    /// Every end square from which the piece attacks some target (on the
-    /// empty board) with the moves to get there, reduced to the options no
-    /// other one dominates (covers a superset at no higher cost).
-    fn compute_options(&self, role: Role, from: Square) -> Options {
+    /// Fills `promo_dist` for `role`.
+    fn promotion_distances(&mut self, role: Role) {
+        let bit = 1u8 << role.index();
+        if self.promo_done & bit != 0 {
+            return;
+        }
+        self.cover(role);
+        let us = self.key.2;
+        let rank = Bitboard::rank(if us == Color::White { 7 } else { 0 });
+        let rings = &reach().rings[slot(role)];
+        let dists = &mut self.promo_dist[role.index()];
+        dists.clear();
+        for &(_, squares) in &self.groups[role.index()] {
+            let mut d = [FAR; 8];
+            for (i, q) in rank.into_iter().enumerate() {
+                if let Some(k) = rings[q.index()]
+                    .iter()
+                    .position(|&ring| (ring & squares).nonempty())
+                {
+                    d[i] = k as u8;
+                }
+            }
+            dists.push(d);
+        }
+        self.promo_done |= bit;
+    }
+
+    fn options(&mut self, role: Role, from: Square) -> &Options {
+        let slot = role.index() * 64 + from.index();
+        let (word, bit) = (slot / 64, 1u64 << (slot % 64));
+        if self.options_done[word] & bit == 0 {
+            let start = self.arena.len();
+            self.compute_options(role, from);
+            self.spans[slot] = (start as u32, (self.arena.len() - start) as u32);
+            self.options_done[word] |= bit;
+        }
+        let (start, len) = self.spans[slot];
+        &self.arena[start as usize..(start + len) as usize]
+    }
+
+    /// Appends to the arena every end square from which the piece attacks
+    /// some target (on the empty board) with the moves to get there, reduced
+    /// to the options no other one dominates (covers a superset at no higher
+    /// cost), cheapest first (in the order first met among equals).
+    fn compute_options(&mut self, role: Role, from: Square) {
         let (eksq, _, us, slack) = self.key;
-        let them = us.other();
         let r = reach();
-        let mut raw: Options = Vec::new();
+        let mut raw = std::mem::take(&mut self.raw);
+        raw.clear();
+        let mut place = std::mem::take(&mut self.place);
         let mut add = |mask: u16, cost: u8| {
             if mask == 0 || cost >= FAR {
                 return;
             }
-            match raw.iter_mut().find(|o| o.0 == mask) {
-                Some(o) => o.1 = o.1.min(cost),
-                None => raw.push((mask, cost)),
+            match place[mask as usize] {
+                u16::MAX => {
+                    place[mask as usize] = raw.len() as u16;
+                    raw.push((mask, cost));
+                }
+                i => {
+                    let o = &mut raw[i as usize];
+                    o.1 = o.1.min(cost);
+                }
             }
         };
-        let targets = &self.targets[..self.count];
         match role {
             Role::Pawn => {
-                let mut squares = Bitboard::EMPTY;
-                for &t in targets {
-                    squares |= attacks::pawn(them, t);
-                }
+                let (cover, squares) = self.cover(Role::Pawn);
                 // Nothing of ours can end on the enemy king's square.
                 for sq in squares & !eksq.bb() {
                     let cost = pawn_steps(us, from, sq);
                     if cost > 0 {
-                        add(self.mask_of(attacks::pawn(us, sq)), cost);
+                        add(cover[sq.index()], cost);
                     }
                 }
                 // After promoting on `q`, the new piece (a queen covers all a
-                // rook or bishop would, at no more moves) goes on from there.
-                for q in Bitboard::rank(if us == Color::White { 7 } else { 0 }) {
-                    let promo = promotion_steps_to(us, from, q);
-                    if promo >= FAR {
-                        continue;
-                    }
-                    for role in [Role::Queen, Role::Knight] {
-                        let dist = &r.dist[slot(role)][q.index()];
-                        let mut squares = Bitboard::EMPTY;
-                        for &t in targets {
-                            squares |= attacks::piece(role, t, Bitboard::EMPTY);
-                        }
-                        for sq in squares & !eksq.bb() {
-                            add(
-                                self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
-                                promo.saturating_add(dist[sq.index()]),
-                            );
-                        }
+                // rook or bishop would, at no more moves) goes on from there:
+                // per group of end squares with the same cover, the fewest
+                // moves over the promotion squares. (Square by square, every
+                // group is met first at the first promotion square within
+                // reach, the queen's groups before the knight's, in the
+                // groups' order: the options' order is the same.)
+                let rank = Bitboard::rank(if us == Color::White { 7 } else { 0 });
+                let mut promo = [FAR; 8];
+                for (i, q) in rank.into_iter().enumerate() {
+                    promo[i] = promotion_steps_to(us, from, q);
+                }
+                for role in [Role::Queen, Role::Knight] {
+                    self.promotion_distances(role);
+                    for (g, &(m, _)) in self.groups[role.index()].iter().enumerate() {
+                        let to_group = &self.promo_dist[role.index()][g];
+                        let cost = promo
+                            .iter()
+                            .zip(to_group)
+                            .map(|(&p, &d)| p.saturating_add(d))
+                            .min()
+                            .unwrap_or(FAR);
+                        add(m, cost);
                     }
                 }
             }
             _ => {
-                let mut squares = Bitboard::EMPTY;
-                for &t in targets {
-                    squares |= attacks::piece(role, t, Bitboard::EMPTY);
-                }
-                if role == Role::King {
-                    // Our king cannot end next to the enemy king.
-                    squares &= !attacks::king(eksq);
-                }
-                let dist = &r.dist[slot(role)][from.index()];
-                for sq in squares & !eksq.bb() & !from.bb() {
-                    let mut cost = dist[sq.index()];
+                // Per group of end squares with the same cover: the fewest
+                // moves to any of them (not counting `from` itself). (The
+                // options come in another order than square by square among
+                // equal costs; a piece has at most 63 options, fewer than
+                // the room in [`min_cover_dp`], so nothing depends on it.)
+                self.cover(role);
+                let rings = &r.rings[slot(role)][from.index()];
+                for &(m, squares) in &self.groups[role.index()] {
+                    let squares = squares & !from.bb();
+                    if squares.is_empty() {
+                        continue;
+                    }
+                    let Some(d) = rings[1..]
+                        .iter()
+                        .position(|&ring| (ring & squares).nonempty())
+                    else {
+                        continue;
+                    };
+                    let mut cost = d as u8 + 1;
                     if role == Role::King {
                         // Castling moves the king two squares with one move.
                         cost = cost.saturating_sub(slack);
                     }
-                    add(
-                        self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
-                        cost,
-                    );
+                    add(m, cost);
                 }
             }
         }
-        let mut kept: Options = Vec::with_capacity(raw.len());
-        for (i, &(m, c)) in raw.iter().enumerate() {
-            let dominated = raw.iter().enumerate().any(|(j, &(m2, c2))| {
-                j != i && m2 & m == m && c2 <= c && (m2 != m || c2 < c || j < i)
-            });
-            if !dominated {
-                kept.push((m, c));
-            }
+        for &(m, _) in &raw {
+            place[m as usize] = u16::MAX;
         }
-        // Cheapest first (the bound stops at the first over its budget).
-        kept.sort_by_key(|o| o.1);
-        kept
+        self.place = place;
+        // Cheapest first (the bound stops at the first over its budget),
+        // among equal costs in the order met. An option is dominated by
+        // another with a superset (the sets in `raw` are distinct) at no
+        // higher cost; if that one is dominated too, so is it by the one
+        // dominating that. So only the options kept at lower costs and the
+        // options of the same cost need to be looked at.
+        raw.sort_by_key(|o| o.1);
+        let start = self.arena.len();
+        let mut i = 0;
+        while i < raw.len() {
+            let c = raw[i].1;
+            let j = i + raw[i..].iter().take_while(|o| o.1 == c).count();
+            let kept = self.arena.len();
+            for a in i..j {
+                let m = raw[a].0;
+                let dominated = self.arena[start..kept].iter().any(|o| o.0 & m == m)
+                    || raw[i..j]
+                        .iter()
+                        .enumerate()
+                        .any(|(b, o)| i + b != a && o.0 & m == m);
+                if !dominated {
+                    self.arena.push((m, c));
+                }
+            }
+            i = j;
+        }
+        self.raw = raw;
     }
 }
 
@@ -592,7 +832,8 @@ pub fn lower_bound_movable(
     let castling_slack =
         u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
     let key = (eksq, flights.0 | eksq.bb().0, us, castling_slack as u8);
-    let entry = cache.entry(key, &targets[..count]);
+    let index = cache.entry_index(key, &targets[..count]);
+    let (entry, scratch) = cache.entry_and_scratch(index);
     let level = (cap as usize).min(LEVELS - 1);
     let mut movers = [(Square(0), Role::Pawn); 16];
     // Per mover: the targets it covers within 1, 2 and 3 moves.
@@ -655,8 +896,8 @@ pub fn lower_bound_movable(
     // there). The answer is the minimum total cost over one option per
     // piece covering every target still needed.
     let best = if budget <= DFS_BUDGET {
-        // (No padding in the pairs: the array is cleared by one memset.)
-        let mut flat = [(0u16, 0u16); MAX_FLAT];
+        // (Kept from call to call: only the first `n` are read.)
+        let flat = &mut scratch.flat;
         let mut starts = [0usize; 17];
         let mut within = [[0u16; DFS_BUDGET as usize + 1]; 16];
         let mut n = 0;
@@ -686,7 +927,7 @@ pub fn lower_bound_movable(
         }
         starts[pieces] = n;
         if overflow {
-            min_cover_dp(entry, movers, pieces, need, count, budget, limit)
+            min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
         } else {
             min_cover(
                 &flat[..n],
@@ -699,7 +940,7 @@ pub fn lower_bound_movable(
             )
         }
     } else {
-        min_cover_dp(entry, movers, pieces, need, count, budget, limit)
+        min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
     };
     if best > budget {
         cap + 1
@@ -801,25 +1042,33 @@ fn min_cover(
     let t = uncovered & uncovered.wrapping_neg();
     let mut best = FAR;
     for p in 0..starts.len() - 1 {
-        if used & (1 << p) != 0 || !limit.allows(used, p) {
+        if used & (1 << p) != 0 || reach[p][budget as usize] & t == 0 || !limit.allows(used, p) {
             continue;
         }
+        // (Each piece's options are sorted by cost.)
         for &(m, c) in &flat[starts[p]..starts[p + 1]] {
             let c = c as u8;
             // Only options strictly cheaper than the best so far matter.
-            if m & t == 0 || c > budget || c >= best {
+            if c > budget || c >= best {
+                break;
+            }
+            if m & t == 0 {
                 continue;
             }
             let limit_left = budget.min(best - 1) - c;
-            let rest = min_cover(
-                flat,
-                starts,
-                reach,
-                uncovered & !m,
-                used | 1 << p,
-                limit_left,
-                limit,
-            );
+            let rest = if uncovered & !m == 0 {
+                0
+            } else {
+                min_cover(
+                    flat,
+                    starts,
+                    reach,
+                    uncovered & !m,
+                    used | 1 << p,
+                    limit_left,
+                    limit,
+                )
+            };
             if rest <= limit_left {
                 best = c + rest;
             }
@@ -829,13 +1078,16 @@ fn min_cover(
 }
 
 /// [`min_cover`] for larger budgets: dynamic programming over the subsets
-/// of the needed targets, packed into the low bits.
+/// of the needed targets (`dp[layer][set]`: the least cost covering `set`;
+/// only the subsets of `need` are used, each cleared here). Each piece
+/// updates the table in place, larger sets and higher layers first, so every
+/// update reads an entry this piece has not changed (it may be used once).
 fn min_cover_dp(
     entry: &mut CacheEntry,
+    dp: &mut [[u8; 512]; MAX_LAYERS],
     movers: [(Square, Role); 16],
     pieces: usize,
     need: u16,
-    count: usize,
     budget: u8,
     limit: Recruits,
 ) -> u8 {
@@ -845,51 +1097,37 @@ fn min_cover_dp(
     } else {
         limit.max as usize + 1
     };
-    let mut need_bits = [0u16; 9];
-    let mut width = 0;
-    for (i, b) in need_bits.iter_mut().enumerate().take(count) {
-        if need & (1 << i) != 0 {
-            *b = 1 << i;
-            width += 1;
+    let mut set = need;
+    loop {
+        for table in dp[..layers].iter_mut() {
+            table[set as usize] = u8::MAX;
         }
+        if set == 0 {
+            break;
+        }
+        set = (set - 1) & need;
     }
-    let packed = |m: u16| -> usize {
-        let mut out = 0;
-        let mut bit = 0;
-        for &b in &need_bits[..count] {
-            if b != 0 {
-                if m & b != 0 {
-                    out |= 1 << bit;
-                }
-                bit += 1;
-            }
-        }
-        out
-    };
-    let all = (1usize << width) - 1;
-    let mut best = [[u8::MAX; 512]; MAX_LAYERS];
-    best[0][0] = 0;
-    let mut next = [[u8::MAX; 512]; MAX_LAYERS];
+    dp[0][0] = 0;
     for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
-        let recruit = limit.new_mask & (1 << p) != 0;
+        let recruit = usize::from(limit.new_mask & (1 << p) != 0);
         let mut opts = [(0u16, 0u8); 64];
         let mut n = 0;
         for &(m, c) in entry.options(role, from).iter() {
             if c > budget || m & need == 0 {
                 continue;
             }
-            let p = packed(m) as u16;
-            match opts[..n].iter().position(|o| o.0 == p) {
+            let m = m & need;
+            match opts[..n].iter().position(|o| o.0 == m) {
                 Some(i) => opts[i].1 = opts[i].1.min(c),
                 None if n < opts.len() => {
-                    opts[n] = (p, c);
+                    opts[n] = (m, c);
                     n += 1;
                 }
                 None => {
                     // More distinct sets than room: fall back to covering
                     // everything at the cheapest of the rest (still a bound).
                     let o = &mut opts[n - 1];
-                    o.0 = all as u16;
+                    o.0 = need;
                     o.1 = o.1.min(c);
                 }
             }
@@ -897,35 +1135,34 @@ fn min_cover_dp(
         if n == 0 {
             continue;
         }
-        for layer in 0..layers {
-            next[layer][..=all].copy_from_slice(&best[layer][..=all]);
-        }
-        for (layer, from_layer) in best[..layers].iter().enumerate() {
+        for layer in (0..layers).rev() {
             // A recruit moves up a layer; none beyond the limit.
-            let to = layer + usize::from(recruit);
+            let to = layer + recruit;
             if to >= layers {
                 continue;
             }
-            for (mask, &base) in from_layer[..=all].iter().enumerate() {
-                if base == u8::MAX {
-                    continue;
-                }
-                for &(c, k) in &opts[..n] {
-                    let cost = base.saturating_add(k);
-                    let m = mask | c as usize;
-                    if cost <= budget && cost < next[to][m] {
-                        next[to][m] = cost;
+            let mut set = need;
+            loop {
+                let base = dp[layer][set as usize];
+                if base != u8::MAX {
+                    for &(c, k) in &opts[..n] {
+                        let cost = base.saturating_add(k);
+                        let m = (set | c) as usize;
+                        if cost <= budget && cost < dp[to][m] {
+                            dp[to][m] = cost;
+                        }
                     }
                 }
+                if set == 0 {
+                    break;
+                }
+                set = (set - 1) & need;
             }
         }
-        for layer in 0..layers {
-            best[layer][..=all].copy_from_slice(&next[layer][..=all]);
-        }
     }
-    best[..layers]
+    dp[..layers]
         .iter()
-        .map(|b| b[all])
+        .map(|b| b[need as usize])
         .min()
         .unwrap_or(u8::MAX)
 }

@@ -12,6 +12,8 @@
 //! budget bound of [`bounds`].
 
 pub mod bounds;
+#[cfg(test)]
+mod bounds_ref;
 mod search;
 pub mod tt;
 

@@ -1,0 +1,1129 @@
+//! The move budget bound as it was before its speed-ups (commit 147b5d6),
+//! kept for tests only: the current [`super::bounds`] must give the same
+//! values everywhere.
+#![allow(dead_code)]
+
+use crate::chess::attacks;
+use crate::chess::{Bitboard, Color, Position, Role, Square};
+use std::sync::OnceLock;
+
+/// "Cannot": larger than any turn we search.
+const FAR: u8 = 100;
+
+/// For each piece role (knight, bishop, rook, queen, king) and squares `from`,
+/// `target`: the fewest moves on an empty board from `from` to a square that
+/// attacks `target` (0 when `from` already attacks it).
+struct Reach {
+    table: [[[u8; 64]; 64]; 5],
+    /// The fewest moves from `from` to stand on a square, same layout.
+    dist: [[[u8; 64]; 64]; 5],
+    /// [`pawn_reach_uncached`] per colour, `from` and `target`.
+    pawn: [[[u8; 64]; 64]; 2],
+}
+
+fn slot(role: Role) -> usize {
+    role.index() - 1
+}
+
+fn reach() -> &'static Reach {
+    static REACH: OnceLock<Box<Reach>> = OnceLock::new();
+    REACH.get_or_init(|| {
+        let mut r = Box::new(Reach {
+            table: [[[FAR; 64]; 64]; 5],
+            dist: [[[FAR; 64]; 64]; 5],
+            pawn: [[[FAR; 64]; 64]; 2],
+        });
+        for us in [Color::White, Color::Black] {
+            for from in Square::all() {
+                for target in Square::all() {
+                    r.pawn[us.index()][from.index()][target.index()] =
+                        pawn_reach_uncached(us, from, target);
+                }
+            }
+        }
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            for from in Square::all() {
+                // Breadth-first distances on the empty board.
+                let mut dist = [FAR; 64];
+                dist[from.index()] = 0;
+                let mut frontier = from.bb();
+                let mut d = 0;
+                while frontier.nonempty() {
+                    d += 1;
+                    let mut next = Bitboard::EMPTY;
+                    for s in frontier {
+                        for t in attacks::piece(role, s, Bitboard::EMPTY) {
+                            if dist[t.index()] == FAR {
+                                dist[t.index()] = d;
+                                next.set(t);
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+                r.dist[slot(role)][from.index()] = dist;
+                for target in Square::all() {
+                    // Attack sets are symmetric for these roles on an empty board.
+                    let best = attacks::piece(role, target, Bitboard::EMPTY)
+                        .map(|s| dist[s.index()])
+                        .min()
+                        .unwrap_or(FAR);
+                    r.table[slot(role)][from.index()][target.index()] = best;
+                }
+            }
+        }
+        r
+    })
+}
+
+/// Fewest moves of our pawn on `from` to stand on `to` as a pawn: one rank
+/// a move, a file change costs a capture, and one double step from the
+/// second rank while going straight.
+fn pawn_steps(us: Color, from: Square, to: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    let ranks = to.relative_rank(us) as i32 - rank;
+    let files = (to.file() as i32 - from.file() as i32).abs();
+    if ranks < 0 || files > ranks || to.relative_rank(us) == 7 {
+        return FAR;
+    }
+    let straight = ranks - files;
+    let double = i32::from(rank == 1 && straight >= 2);
+    (ranks - double) as u8
+}
+
+/// Moves of our pawn on `from` up to and including its promotion.
+fn promotion_steps(us: Color, from: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    (7 - rank - i32::from(rank == 1)) as u8
+}
+
+/// Moves of our pawn on `from` up to and including its promotion on `to`
+/// (a file change costs a capture).
+fn promotion_steps_to(us: Color, from: Square, to: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    let ranks = 7 - rank;
+    let files = (to.file() as i32 - from.file() as i32).abs();
+    if files > ranks || to.relative_rank(us) != 7 {
+        return FAR;
+    }
+    let double = i32::from(rank == 1 && ranks - files >= 2);
+    (ranks - double) as u8
+}
+
+/// Fewest moves of our pawn on `from` before it attacks `target`, as a pawn
+/// or after promoting (a lower bound).
+#[inline]
+fn pawn_reach(us: Color, from: Square, target: Square) -> u8 {
+    reach().pawn[us.index()][from.index()][target.index()]
+}
+
+/// [`pawn_reach`] computed from the rules of pawn moves.
+fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
+    let direct = attacks::pawn(us.other(), target)
+        .map(|s| pawn_steps(us, from, s))
+        .min()
+        .unwrap_or(FAR);
+    direct.min(promotion_steps(us, from))
+}
+
+/// Flights that a king step may not take under the Italian rules because the
+/// step could uncover a check on our king (a lower-bound relaxation: we only
+/// ask whether our king could stand behind the enemy king on the line of an
+/// enemy slider by the end of the turn).
+fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u32) -> Bitboard {
+    let them = us.other();
+    let ours = pos.king_square(us);
+    let castle_bonus =
+        u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
+    let radius = moves + castle_bonus;
+    let rq = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
+    let bq = pos.pieces(them, Role::Bishop) | pos.pieces(them, Role::Queen);
+    let sliders =
+        (attacks::rook(eksq, Bitboard::EMPTY) & rq) | (attacks::bishop(eksq, Bitboard::EMPTY) & bq);
+    let mut excused = Bitboard::EMPTY;
+    for s in sliders {
+        let line = attacks::line(s, eksq);
+        let behind = line
+            .into_iter()
+            .any(|r| attacks::between(s, r).contains(eksq) && chebyshev(ours, r) <= radius);
+        if behind {
+            excused |= attacks::king(eksq) & !line;
+        }
+    }
+    excused
+}
+
+#[inline]
+fn chebyshev(a: Square, b: Square) -> u32 {
+    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
+    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
+    df.max(dr)
+}
+
+/// Can the side to move possibly mate within `moves` moves? `false` is a
+/// proof that it cannot; `true` means only that this bound does not exclude it.
+pub fn may_mate(pos: &Position, moves: u32) -> bool {
+    lower_bound(pos, moves) <= moves
+}
+
+/// A quick filter for the second-last move: after it, can one more move
+/// complete the mating picture? The same relaxation as [`lower_bound`] with
+/// one move left, prepared once for a node with two moves left and then
+/// asked for each of its moves (only the moved piece changes).
+///
+/// Sound by construction: the targets are a subset of every child's (the
+/// flights only grow as enemy pieces are captured, and the excused flights
+/// are taken for the larger radius of two moves), and each piece's cover is
+/// over-estimated on the empty board: what a piece attacks now, or could
+/// attack after one move (the union of its one-move options).
+pub struct LastTwo {
+    targets: [Square; 9],
+    count: usize,
+    castling_slack: u8,
+    us: Color,
+    /// Per square of ours: targets covered now, and within one move.
+    now: [u16; 64],
+    within: [u16; 64],
+    ours: Bitboard,
+    /// The [`BoundCache`] entry for these targets.
+    key: (Square, u64, Color, u8),
+}
+
+impl LastTwo {
+    /// Prepares the filter for `pos`, which has two moves left.
+    pub fn new(pos: &Position) -> LastTwo {
+        let us = pos.side_to_move();
+        let them = us.other();
+        let eksq = pos.king_square(them);
+        let mut flights = attacks::king(eksq) & !pos.color_bb(them);
+        let first_move_may_check = pos
+            .rules()
+            .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
+        if !first_move_may_check {
+            flights &= !excused_flights(pos, us, eksq, 2);
+        }
+        let mut f = LastTwo {
+            targets: [Square(0); 9],
+            count: 1,
+            castling_slack: u8::from(
+                pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0,
+            ),
+            us,
+            now: [0; 64],
+            within: [0; 64],
+            ours: pos.color_bb(us),
+            key: (eksq, flights.0 | eksq.bb().0, us, 0),
+        };
+        f.key.3 = f.castling_slack;
+        f.targets[0] = eksq;
+        for sq in flights {
+            f.targets[f.count] = sq;
+            f.count += 1;
+        }
+        for from in pos.color_bb(us) {
+            if let Some(piece) = pos.piece_at(from) {
+                let (n, w) = f.cover(piece.role, from);
+                f.now[from.index()] = n;
+                f.within[from.index()] = w;
+            }
+        }
+        f
+    }
+
+    /// The targets a piece covers from `from` now, and now or after one move.
+    fn cover(&self, role: Role, from: Square) -> (u16, u16) {
+        let r = reach();
+        let (mut now, mut within) = (0u16, 0u16);
+        for (i, &t) in self.targets[..self.count].iter().enumerate() {
+            let d = match role {
+                Role::Pawn => pawn_reach(self.us, from, t),
+                Role::King if i == 0 => FAR,
+                Role::King => r.table[slot(Role::King)][from.index()][t.index()]
+                    .saturating_sub(self.castling_slack),
+                role => r.table[slot(role)][from.index()][t.index()],
+            };
+            if d == 0 {
+                now |= 1 << i;
+            }
+            if d <= 1 {
+                within |= 1 << i;
+            }
+        }
+        (now, within)
+    }
+
+    /// In `pos` (the node this filter was made for), after our piece moved
+    /// `from`-`to` (becoming `role`; castling is not handled and always
+    /// passes), may the last move still mate?
+    pub fn may_mate_after(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        self.may_mate_after_movable(pos, cache, (from, to), role, castle, Bitboard::ALL)
+    }
+
+    /// [`LastTwo::may_mate_after`] when only the moved piece and our pieces
+    /// on `movable` may make the last move (the others stay where they are).
+    pub fn may_mate_after_movable(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+        movable: Bitboard,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let full: u16 = (1 << self.count) - 1;
+        let entry = cache.entry(self.key, &self.targets[..self.count]);
+        let l = entry.levels(role, to);
+        let (moved_now, moved_within) = (l[0], l[1]);
+        let mut free = moved_now;
+        for sq in self.ours & !from.bb() {
+            free |= self.now[sq.index()];
+        }
+        let need = full & !free;
+        if need == 0 {
+            return true;
+        }
+        // One piece must cover the rest from one end square, in one move.
+        let single = |entry: &mut CacheEntry, role: Role, sq: Square| {
+            entry
+                .options(role, sq)
+                .iter()
+                .any(|&(m, c)| c <= 1 && m & need == need)
+        };
+        if moved_within & need == need && single(entry, role, to) {
+            return true;
+        }
+        (self.ours & movable & !from.bb()).into_iter().any(|sq| {
+            self.within[sq.index()] & need == need
+                && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
+        })
+    }
+}
+
+/// A lower bound on the moves needed to mate (see the module text); values
+/// above `cap` are reported as `cap + 1`. Uses a cache per thread: the
+/// evaluation asks this of every position it scores, and a fresh cache each
+/// time cost four fifths of its time.
+pub fn lower_bound(pos: &Position, cap: u32) -> u32 {
+    thread_local! {
+        static CACHE: std::cell::RefCell<BoundCache> = std::cell::RefCell::default();
+    }
+    CACHE.with(|cache| match cache.try_borrow_mut() {
+        Ok(mut cache) => lower_bound_with(pos, cap, &mut cache),
+        // (Never re-entered today; a fresh cache keeps it correct if it is.)
+        Err(_) => lower_bound_with(pos, cap, &mut BoundCache::default()),
+    })
+}
+
+/// The options of one piece for the target set of a cache entry: each a set
+/// of targets (bit `i` is target `i`) it may cover from one end square, and
+/// the fewest moves to get there; only options no other one dominates.
+type Options = Vec<(u16, u8)>;
+
+/// Per-searcher memory for [`lower_bound_with`]: the options of each piece
+/// (role and square) for the target sets met so far. The enemy king does not
+/// move during our turn and its flights change only by captures, so a search
+/// meets very few target sets and the options are computed once.
+#[derive(Default)]
+pub struct BoundCache {
+    entries: Vec<CacheEntry>,
+}
+
+struct CacheEntry {
+    /// The enemy king, the targets, our colour and the castling slack.
+    key: (Square, u64, Color, u8),
+    /// The targets in bit order: the king's square, then the flights.
+    targets: [Square; 9],
+    count: usize,
+    /// Per role and square: the options, computed on first use.
+    slots: Vec<Option<Options>>,
+    /// Per role and square: `levels[k]` is the set of targets the piece
+    /// attacks after at most `k` moves (on the empty board), computed on
+    /// first use (see [`CacheEntry::levels`]).
+    levels: Vec<Option<Levels>>,
+}
+
+/// Distances of 15 or more count as 15 (none that large is finite here;
+/// counting one as smaller is still sound).
+const LEVELS: usize = 16;
+type Levels = [u16; LEVELS];
+
+impl BoundCache {
+    /// Entries kept before the cache starts over.
+    const MAX_ENTRIES: usize = 16;
+
+    fn entry(&mut self, key: (Square, u64, Color, u8), targets: &[Square]) -> &mut CacheEntry {
+        if let Some(i) = self.entries.iter().position(|e| e.key == key) {
+            return &mut self.entries[i];
+        }
+        if self.entries.len() >= Self::MAX_ENTRIES {
+            self.entries.clear();
+        }
+        let mut t = [Square(0); 9];
+        t[..targets.len()].copy_from_slice(targets);
+        self.entries.push(CacheEntry {
+            key,
+            targets: t,
+            count: targets.len(),
+            slots: vec![None; 6 * 64],
+            levels: vec![None; 6 * 64],
+        });
+        let last = self.entries.len() - 1;
+        &mut self.entries[last]
+    }
+}
+
+impl CacheEntry {
+    /// The targets (as a bit set over target indices) in `set`.
+    fn mask_of(&self, set: Bitboard) -> u16 {
+        let mut m = 0;
+        for (i, &t) in self.targets[..self.count].iter().enumerate() {
+            if set.contains(t) {
+                m |= 1 << i;
+            }
+        }
+        m
+    }
+
+    /// The targets our `role` on `from` covers within each number of moves.
+    #[inline]
+    fn levels(&mut self, role: Role, from: Square) -> &Levels {
+        let slot = role.index() * 64 + from.index();
+        if self.levels[slot].is_none() {
+            let l = self.compute_levels(role, from);
+            self.levels[slot] = Some(l);
+        }
+        self.levels[slot].as_ref().expect("just filled")
+    }
+
+    fn compute_levels(&self, role: Role, from: Square) -> Levels {
+        let (_, _, us, slack) = self.key;
+        let r = reach();
+        let mut levels = [0u16; LEVELS];
+        for (i, &t) in self.targets[..self.count].iter().enumerate() {
+            let d = match role {
+                Role::Pawn => pawn_reach(us, from, t),
+                // Our king never gives check.
+                Role::King if i == 0 => FAR,
+                // Castling moves the king two squares with one move.
+                Role::King => {
+                    r.table[slot(Role::King)][from.index()][t.index()].saturating_sub(slack)
+                }
+                role => r.table[slot(role)][from.index()][t.index()],
+            };
+            if d >= FAR {
+                continue;
+            }
+            for l in levels[(d as usize).min(LEVELS - 1)..].iter_mut() {
+                *l |= 1 << i;
+            }
+        }
+        levels
+    }
+
+    fn options(&mut self, role: Role, from: Square) -> &Options {
+        let slot = role.index() * 64 + from.index();
+        if self.slots[slot].is_none() {
+            let opts = self.compute_options(role, from);
+            self.slots[slot] = Some(opts);
+        }
+        self.slots[slot].as_ref().expect("just filled")
+    }
+
+    /// Every end square from which the piece attacks some target (on the
+    /// empty board) with the moves to get there, reduced to the options no
+    /// other one dominates (covers a superset at no higher cost).
+    fn compute_options(&self, role: Role, from: Square) -> Options {
+        let (eksq, _, us, slack) = self.key;
+        let them = us.other();
+        let r = reach();
+        let mut raw: Options = Vec::new();
+        let mut add = |mask: u16, cost: u8| {
+            if mask == 0 || cost >= FAR {
+                return;
+            }
+            match raw.iter_mut().find(|o| o.0 == mask) {
+                Some(o) => o.1 = o.1.min(cost),
+                None => raw.push((mask, cost)),
+            }
+        };
+        let targets = &self.targets[..self.count];
+        match role {
+            Role::Pawn => {
+                let mut squares = Bitboard::EMPTY;
+                for &t in targets {
+                    squares |= attacks::pawn(them, t);
+                }
+                // Nothing of ours can end on the enemy king's square.
+                for sq in squares & !eksq.bb() {
+                    let cost = pawn_steps(us, from, sq);
+                    if cost > 0 {
+                        add(self.mask_of(attacks::pawn(us, sq)), cost);
+                    }
+                }
+                // After promoting on `q`, the new piece (a queen covers all a
+                // rook or bishop would, at no more moves) goes on from there.
+                for q in Bitboard::rank(if us == Color::White { 7 } else { 0 }) {
+                    let promo = promotion_steps_to(us, from, q);
+                    if promo >= FAR {
+                        continue;
+                    }
+                    for role in [Role::Queen, Role::Knight] {
+                        let dist = &r.dist[slot(role)][q.index()];
+                        let mut squares = Bitboard::EMPTY;
+                        for &t in targets {
+                            squares |= attacks::piece(role, t, Bitboard::EMPTY);
+                        }
+                        for sq in squares & !eksq.bb() {
+                            add(
+                                self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
+                                promo.saturating_add(dist[sq.index()]),
+                            );
+                        }
+                    }
+                }
+            }
+            _ => {
+                let mut squares = Bitboard::EMPTY;
+                for &t in targets {
+                    squares |= attacks::piece(role, t, Bitboard::EMPTY);
+                }
+                if role == Role::King {
+                    // Our king cannot end next to the enemy king.
+                    squares &= !attacks::king(eksq);
+                }
+                let dist = &r.dist[slot(role)][from.index()];
+                for sq in squares & !eksq.bb() & !from.bb() {
+                    let mut cost = dist[sq.index()];
+                    if role == Role::King {
+                        // Castling moves the king two squares with one move.
+                        cost = cost.saturating_sub(slack);
+                    }
+                    add(
+                        self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
+                        cost,
+                    );
+                }
+            }
+        }
+        let mut kept: Options = Vec::with_capacity(raw.len());
+        for (i, &(m, c)) in raw.iter().enumerate() {
+            let dominated = raw.iter().enumerate().any(|(j, &(m2, c2))| {
+                j != i && m2 & m == m && c2 <= c && (m2 != m || c2 < c || j < i)
+            });
+            if !dominated {
+                kept.push((m, c));
+            }
+        }
+        // Cheapest first (the bound stops at the first over its budget).
+        kept.sort_by_key(|o| o.1);
+        kept
+    }
+}
+
+/// [`lower_bound`] with a cache of piece options kept between calls.
+pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32 {
+    lower_bound_movable(pos, cap, cache, Bitboard::ALL, 0)
+}
+
+/// [`lower_bound_with`] when only our pieces on `movable` and at most
+/// `recruits` others may move (the pieces that do not move cover only what
+/// they attack now).
+pub fn lower_bound_movable(
+    pos: &Position,
+    cap: u32,
+    cache: &mut BoundCache,
+    movable: Bitboard,
+    recruits: u32,
+) -> u32 {
+    let us = pos.side_to_move();
+    let them = us.other();
+    let eksq = pos.king_square(them);
+    let mut flights = attacks::king(eksq) & !pos.color_bb(them);
+    let first_move_may_check = pos
+        .rules()
+        .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
+    if !first_move_may_check {
+        flights &= !excused_flights(pos, us, eksq, cap);
+    }
+    // Targets: bit 0 is the king's square, then the open flights.
+    let mut targets = [Square(0); 9];
+    targets[0] = eksq;
+    let mut count = 1;
+    for f in flights {
+        targets[count] = f;
+        count += 1;
+    }
+    let full: u16 = (1 << count) - 1;
+
+    // For each piece: the targets it covers now and within the budget.
+    let castling_slack =
+        u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
+    let key = (eksq, flights.0 | eksq.bb().0, us, castling_slack as u8);
+    let entry = cache.entry(key, &targets[..count]);
+    let level = (cap as usize).min(LEVELS - 1);
+    let mut movers = [(Square(0), Role::Pawn); 16];
+    // Per mover: the targets it covers within 1, 2 and 3 moves.
+    let mut small = [[0u16; 4]; 16];
+    let mut pieces = 0;
+    let mut free: u16 = 0;
+    let mut reachable: u16 = 0;
+    // Movers that would be recruits (bit per mover index).
+    let mut new_mask: u32 = 0;
+    for from in pos.color_bb(us) {
+        let Some(piece) = pos.piece_at(from) else {
+            continue;
+        };
+        let l = entry.levels(piece.role, from);
+        let now = l[0];
+        let fixed = !movable.contains(from);
+        let later = if !fixed || recruits > 0 {
+            l[level] & !now
+        } else {
+            0
+        };
+        free |= now;
+        reachable |= now | later;
+        if later != 0 {
+            if fixed {
+                new_mask |= 1 << pieces;
+            }
+            movers[pieces] = (from, piece.role);
+            small[pieces] = [0, l[1], l[2], l[3]];
+            pieces += 1;
+        }
+    }
+    if reachable != full {
+        return cap + 1;
+    }
+    // No limit when every candidate recruit may come.
+    let limit = if new_mask.count_ones() <= recruits || recruits as usize >= MAX_LAYERS {
+        Recruits::NONE
+    } else {
+        Recruits {
+            new_mask,
+            max: recruits,
+        }
+    };
+    let need = full & !free;
+    if need == 0 {
+        return 0;
+    }
+    // Castling moves king and rook with one move, so the per-piece counts may
+    // exceed the moves made by one.
+    let budget = (cap + castling_slack).min(FAR as u32 - 1) as u8;
+    // A quick necessary condition first: the same cover problem with each
+    // piece covering everything it reaches within its moves (a superset of
+    // what it covers from any one end square).
+    if budget <= 3 && !levels_cover(&small[..pieces], need, 0, budget, limit) {
+        return cap + 1;
+    }
+    // Each piece ends on one square and covers what it attacks from there
+    // (on an empty board): its options are (targets covered, moves to get
+    // there). The answer is the minimum total cost over one option per
+    // piece covering every target still needed.
+    let best = if budget <= DFS_BUDGET {
+        // (No padding in the pairs: the array is cleared by one memset.)
+        let mut flat = [(0u16, 0u16); MAX_FLAT];
+        let mut starts = [0usize; 17];
+        let mut within = [[0u16; DFS_BUDGET as usize + 1]; 16];
+        let mut n = 0;
+        let mut overflow = false;
+        'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
+            starts[p] = n;
+            let w = &mut within[p];
+            // The options are sorted by cost.
+            for &(m, c) in entry.options(role, from).iter() {
+                if c > budget {
+                    break;
+                }
+                if m & need == 0 {
+                    continue;
+                }
+                if n == MAX_FLAT {
+                    overflow = true;
+                    break 'pieces;
+                }
+                flat[n] = (m & need, u16::from(c));
+                n += 1;
+                w[c as usize] |= m & need;
+            }
+            for b in 1..w.len() {
+                w[b] |= w[b - 1];
+            }
+        }
+        starts[pieces] = n;
+        if overflow {
+            min_cover_dp(entry, movers, pieces, need, count, budget, limit)
+        } else {
+            min_cover(
+                &flat[..n],
+                &starts[..=pieces],
+                &within[..pieces],
+                need,
+                0,
+                budget,
+                limit,
+            )
+        }
+    } else {
+        min_cover_dp(entry, movers, pieces, need, count, budget, limit)
+    };
+    if best > budget {
+        cap + 1
+    } else {
+        (best as u32).saturating_sub(castling_slack)
+    }
+}
+
+/// Can pieces not in `used`, piece `p` spending `c` moves to cover
+/// `small[p][c]`, cover `uncovered` with at most `budget` moves in all?
+/// (Every needed target costs a mover at least one move.)
+/// At most `max` of the movers in `new_mask` may be used (a restricted search
+/// pass: pieces that have not moved yet and would start moving).
+#[derive(Clone, Copy)]
+struct Recruits {
+    new_mask: u32,
+    max: u32,
+}
+
+impl Recruits {
+    const NONE: Recruits = Recruits {
+        new_mask: 0,
+        max: 0,
+    };
+
+    /// May mover `p` be added to the movers in `used`?
+    #[inline]
+    fn allows(self, used: u32, p: usize) -> bool {
+        self.new_mask & (1 << p) == 0 || (used & self.new_mask).count_ones() < self.max
+    }
+}
+
+fn levels_cover(
+    small: &[[u16; 4]],
+    uncovered: u16,
+    used: u32,
+    budget: u8,
+    limit: Recruits,
+) -> bool {
+    if uncovered == 0 {
+        return true;
+    }
+    if budget == 0 {
+        return false;
+    }
+    let t = uncovered & uncovered.wrapping_neg();
+    small.iter().enumerate().any(|(p, l)| {
+        used & (1 << p) == 0
+            && limit.allows(used, p)
+            && (1..=budget as usize).any(|c| {
+                l[c] & t != 0
+                    && (c == budget as usize && l[c] & uncovered == uncovered
+                        || c < budget as usize
+                            && levels_cover(
+                                small,
+                                uncovered & !l[c],
+                                used | 1 << p,
+                                budget - c as u8,
+                                limit,
+                            ))
+            })
+    })
+}
+
+/// Room for the options of all movers gathered for [`min_cover`].
+const MAX_FLAT: usize = 256;
+
+/// Budgets up to this are solved by [`min_cover`], larger ones by
+/// [`min_cover_dp`].
+const DFS_BUDGET: u8 = 3;
+
+/// The least total cost of options, at most one per piece (piece `p` owns
+/// `flat[starts[p]..starts[p + 1]]`, and `reach[p][b]` is the union of its
+/// options costing at most `b`; pieces in `used` are taken), covering
+/// `uncovered`, if it is at most `budget`; otherwise more than `budget`.
+/// Branches on the lowest uncovered target: some chosen option covers it.
+fn min_cover(
+    flat: &[(u16, u16)],
+    starts: &[usize],
+    reach: &[[u16; DFS_BUDGET as usize + 1]],
+    uncovered: u16,
+    used: u32,
+    budget: u8,
+    limit: Recruits,
+) -> u8 {
+    if uncovered == 0 {
+        return 0;
+    }
+    // Every uncovered target needs some free piece able to cover it.
+    let mut avail = 0;
+    for (p, r) in reach.iter().enumerate() {
+        if used & (1 << p) == 0 && limit.allows(used, p) {
+            avail |= r[budget as usize];
+        }
+    }
+    if uncovered & !avail != 0 {
+        return FAR;
+    }
+    let t = uncovered & uncovered.wrapping_neg();
+    let mut best = FAR;
+    for p in 0..starts.len() - 1 {
+        if used & (1 << p) != 0 || !limit.allows(used, p) {
+            continue;
+        }
+        for &(m, c) in &flat[starts[p]..starts[p + 1]] {
+            let c = c as u8;
+            // Only options strictly cheaper than the best so far matter.
+            if m & t == 0 || c > budget || c >= best {
+                continue;
+            }
+            let limit_left = budget.min(best - 1) - c;
+            let rest = min_cover(
+                flat,
+                starts,
+                reach,
+                uncovered & !m,
+                used | 1 << p,
+                limit_left,
+                limit,
+            );
+            if rest <= limit_left {
+                best = c + rest;
+            }
+        }
+    }
+    best
+}
+
+/// [`min_cover`] for larger budgets: dynamic programming over the subsets
+/// of the needed targets, packed into the low bits.
+fn min_cover_dp(
+    entry: &mut CacheEntry,
+    movers: [(Square, Role); 16],
+    pieces: usize,
+    need: u16,
+    count: usize,
+    budget: u8,
+    limit: Recruits,
+) -> u8 {
+    // Layer k: k recruits used so far (one layer when there is no limit).
+    let layers = if limit.new_mask == 0 {
+        1
+    } else {
+        limit.max as usize + 1
+    };
+    let mut need_bits = [0u16; 9];
+    let mut width = 0;
+    for (i, b) in need_bits.iter_mut().enumerate().take(count) {
+        if need & (1 << i) != 0 {
+            *b = 1 << i;
+            width += 1;
+        }
+    }
+    let packed = |m: u16| -> usize {
+        let mut out = 0;
+        let mut bit = 0;
+        for &b in &need_bits[..count] {
+            if b != 0 {
+                if m & b != 0 {
+                    out |= 1 << bit;
+                }
+                bit += 1;
+            }
+        }
+        out
+    };
+    let all = (1usize << width) - 1;
+    let mut best = [[u8::MAX; 512]; MAX_LAYERS];
+    best[0][0] = 0;
+    let mut next = [[u8::MAX; 512]; MAX_LAYERS];
+    for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
+        let recruit = limit.new_mask & (1 << p) != 0;
+        let mut opts = [(0u16, 0u8); 64];
+        let mut n = 0;
+        for &(m, c) in entry.options(role, from).iter() {
+            if c > budget || m & need == 0 {
+                continue;
+            }
+            let p = packed(m) as u16;
+            match opts[..n].iter().position(|o| o.0 == p) {
+                Some(i) => opts[i].1 = opts[i].1.min(c),
+                None if n < opts.len() => {
+                    opts[n] = (p, c);
+                    n += 1;
+                }
+                None => {
+                    // More distinct sets than room: fall back to covering
+                    // everything at the cheapest of the rest (still a bound).
+                    let o = &mut opts[n - 1];
+                    o.0 = all as u16;
+                    o.1 = o.1.min(c);
+                }
+            }
+        }
+        if n == 0 {
+            continue;
+        }
+        for layer in 0..layers {
+            next[layer][..=all].copy_from_slice(&best[layer][..=all]);
+        }
+        for (layer, from_layer) in best[..layers].iter().enumerate() {
+            // A recruit moves up a layer; none beyond the limit.
+            let to = layer + usize::from(recruit);
+            if to >= layers {
+                continue;
+            }
+            for (mask, &base) in from_layer[..=all].iter().enumerate() {
+                if base == u8::MAX {
+                    continue;
+                }
+                for &(c, k) in &opts[..n] {
+                    let cost = base.saturating_add(k);
+                    let m = mask | c as usize;
+                    if cost <= budget && cost < next[to][m] {
+                        next[to][m] = cost;
+                    }
+                }
+            }
+        }
+        for layer in 0..layers {
+            best[layer][..=all].copy_from_slice(&next[layer][..=all]);
+        }
+    }
+    best[..layers]
+        .iter()
+        .map(|b| b[all])
+        .min()
+        .unwrap_or(u8::MAX)
+}
+
+/// Layers of [`min_cover_dp`]: restricted passes allow at most this many
+/// recruits less one.
+const MAX_LAYERS: usize = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::super::bounds;
+    use super::*;
+    use crate::chess::{Move, MoveKind, Rules, fen, legal_moves};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// Turn starts: Janko-Guid, sermate, random and aggressive games.
+    fn positions() -> Vec<Position> {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut out = Vec::new();
+        let jg = std::fs::read_to_string(format!("{root}/bench/data/janko-guid-60.csv"))
+            .expect("janko-guid");
+        for line in jg.lines().skip(1) {
+            if let Some((_, f)) = line.split_once(',') {
+                out.push(fen::parse(f, Rules::Italian).expect("janko fen"));
+            }
+        }
+        let ser = std::fs::read_to_string(format!("{root}/bench/data/sermate-public.jsonl"))
+            .expect("sermate");
+        for line in ser.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("json");
+            let f = v["fen"].as_str().expect("fen");
+            for rules in [Rules::Italian, Rules::Scottish] {
+                if let Ok(p) = fen::parse(f, rules) {
+                    out.push(p);
+                }
+            }
+        }
+        let mut rng = StdRng::seed_from_u64(97);
+        for rules in [Rules::Italian, Rules::Scottish] {
+            for game in 0..60 {
+                let greedy = game % 2 == 0;
+                let mut pos = Position::startpos(rules);
+                while pos.turn_length() <= 9 {
+                    let moves = legal_moves(&pos);
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if pos.moves_made() == 0 {
+                        out.push(pos.clone());
+                    }
+                    let ek = pos.king_square(pos.side_to_move().other());
+                    let mv = if greedy {
+                        *moves
+                            .iter()
+                            .min_by_key(|m| {
+                                let d = (m.to().file() as i32 - ek.file() as i32)
+                                    .abs()
+                                    .max((m.to().rank() as i32 - ek.rank() as i32).abs());
+                                d * 8 + rng.random_range(0..12)
+                            })
+                            .expect("non-empty")
+                    } else {
+                        moves.as_slice()[rng.random_range(0..moves.len())]
+                    };
+                    pos.play(mv);
+                }
+            }
+        }
+        out
+    }
+
+    fn role_of(pos: &Position, mv: Move) -> Role {
+        match mv.kind() {
+            MoveKind::Promotion(role) => role,
+            _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
+        }
+    }
+
+    /// A random subset of `set`.
+    fn subset(rng: &mut StdRng, set: Bitboard) -> Bitboard {
+        set.into_iter()
+            .filter(|_| rng.random_range(0..3) == 0)
+            .fold(Bitboard::EMPTY, |b, s| b | s.bb())
+    }
+
+    /// The bound and the last-two filter give exactly the values of the
+    /// reference implementation, along random lines of each turn (with the
+    /// caps, movable sets and recruit limits the search and the evaluation
+    /// use, and some others).
+    #[test]
+    fn bound_matches_the_reference() {
+        let mut rng = StdRng::seed_from_u64(2024);
+        let mut new_cache = bounds::BoundCache::default();
+        let mut old_cache = BoundCache::default();
+        let mut checked = 0u64;
+        let mut filtered = 0u64;
+        let mut values = [0u64; 12];
+        // (More than 16 pieces of one colour overflow the movers' arrays in
+        // both implementations: Janko-Guid 22 has 17 black pieces.)
+        let fits = |p: &Position| {
+            [Color::White, Color::Black]
+                .iter()
+                .all(|&c| p.color_bb(c).count() <= 16)
+        };
+        for start in positions().into_iter().filter(fits) {
+            for _walk in 0..6 {
+                let mut pos = start.clone();
+                loop {
+                    let left = pos.moves_left();
+                    let ours = pos.color_bb(pos.side_to_move());
+                    let mut passed = pos.clone();
+                    passed.pass_turn();
+                    for p in [&pos, &passed] {
+                        for cap in [0, 1, 2, 3, 4, 5, 6, 7, 9, 12, left, left + 1] {
+                            let want = lower_bound_with(p, cap, &mut old_cache);
+                            assert_eq!(
+                                bounds::lower_bound_with(p, cap, &mut new_cache),
+                                want,
+                                "{} cap {cap}",
+                                fen::to_fen(p)
+                            );
+                            assert_eq!(bounds::lower_bound(p, cap), want);
+                            values[(want as usize).min(11)] += 1;
+                            checked += 1;
+                        }
+                    }
+                    for _ in 0..4 {
+                        let movable = match rng.random_range(0..4) {
+                            0 => Bitboard::EMPTY,
+                            1 => Bitboard::ALL,
+                            _ => subset(&mut rng, ours),
+                        };
+                        let recruits = rng.random_range(0..5);
+                        for cap in [left, left.saturating_sub(1), rng.random_range(0..10)] {
+                            let want =
+                                lower_bound_movable(&pos, cap, &mut old_cache, movable, recruits);
+                            let got = bounds::lower_bound_movable(
+                                &pos,
+                                cap,
+                                &mut new_cache,
+                                movable,
+                                recruits,
+                            );
+                            assert_eq!(
+                                got,
+                                want,
+                                "{} cap {cap} movable {:x} recruits {recruits}",
+                                fen::to_fen(&pos),
+                                movable.0
+                            );
+                            checked += 1;
+                        }
+                    }
+                    let moves = legal_moves(&pos);
+                    if moves.is_empty() || left <= 1 {
+                        break;
+                    }
+                    if left == 2 {
+                        let old = LastTwo::new(&pos);
+                        let new = bounds::LastTwo::new(&pos);
+                        for &mv in moves.iter() {
+                            let movable = match rng.random_range(0..3) {
+                                0 => Bitboard::ALL,
+                                1 => mv.to().bb(),
+                                _ => subset(&mut rng, ours),
+                            };
+                            let args = (
+                                (mv.from(), mv.to()),
+                                role_of(&pos, mv),
+                                mv.kind() == MoveKind::Castle,
+                            );
+                            let want = old.may_mate_after_movable(
+                                &pos,
+                                &mut old_cache,
+                                args.0,
+                                args.1,
+                                args.2,
+                                movable,
+                            );
+                            let got = new.may_mate_after_movable(
+                                &pos,
+                                &mut new_cache,
+                                args.0,
+                                args.1,
+                                args.2,
+                                movable,
+                            );
+                            assert_eq!(got, want, "{} {mv:?}", fen::to_fen(&pos));
+                            filtered += u64::from(want);
+                            checked += 1;
+                        }
+                    }
+                    // Mostly towards the enemy king, sometimes anywhere.
+                    let ek = pos.king_square(pos.side_to_move().other());
+                    let mv = if rng.random_range(0..3) == 0 {
+                        moves.as_slice()[rng.random_range(0..moves.len())]
+                    } else {
+                        *moves
+                            .iter()
+                            .min_by_key(|m| {
+                                let d = (m.to().file() as i32 - ek.file() as i32)
+                                    .abs()
+                                    .max((m.to().rank() as i32 - ek.rank() as i32).abs());
+                                d * 8 + rng.random_range(0..12)
+                            })
+                            .expect("non-empty")
+                    };
+                    if pos.play(mv).turn_ended {
+                        break;
+                    }
+                }
+            }
+        }
+        eprintln!("{checked} checked, {filtered} passed the filter, values {values:?}");
+        assert!(checked > 100_000 && filtered > 1000);
+    }
+}
