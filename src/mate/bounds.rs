@@ -798,6 +798,9 @@ pub fn lower_bound_with(pos: &Position, cap: u32, cache: &mut BoundCache) -> u32
     lower_bound_movable(pos, cap, cache, Bitboard::ALL, 0)
 }
 
+/// Pieces of one side the cover search can hold.
+const MAX_MOVERS: u32 = 16;
+
 /// [`lower_bound_with`] when only our pieces on `movable` and at most
 /// `recruits` others may move (the pieces that do not move cover only what
 /// they attack now).
@@ -809,6 +812,11 @@ pub fn lower_bound_movable(
     recruits: u32,
 ) -> u32 {
     let us = pos.side_to_move();
+    if pos.color_bb(us).count() > MAX_MOVERS {
+        // More pieces than a game can have (a FEN may set up 17): the
+        // arrays below hold 16 movers, and 1 is a sound bound.
+        return 1;
+    }
     let them = us.other();
     let eksq = pos.king_square(them);
     let mut flights = attacks::king(eksq) & !pos.color_bb(them);
@@ -1173,6 +1181,18 @@ const MAX_LAYERS: usize = 5;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn seventeen_pieces_of_one_side_get_a_sound_bound() {
+        // Janko-Guid 22 has 17 black pieces; with Black to move and a large
+        // budget every piece could move (the cover search holds 16).
+        let pos = crate::chess::fen::parse(
+            "rn1qkbnr/ppp2ppp/2n5/1B2p3/3Pp3/2N5/PPP2PPP/R1BbK1NR b KQkq - 0 6",
+            crate::chess::Rules::Italian,
+        )
+        .unwrap();
+        assert_eq!(super::lower_bound(&pos, 20), 1);
+    }
+
     use super::*;
     use crate::chess::{Rules, fen};
 
