@@ -43,6 +43,7 @@ fn main() {
         let budget = SafetyBudget {
             nodes_per_check: nodes,
             deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            threads: 1,
         };
         let outcome = secure(&pos, &turn, budget, &stop, &table);
         spent += outcome.nodes;

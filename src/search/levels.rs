@@ -226,9 +226,12 @@ fn make_safe(
     stop: &Arc<AtomicBool>,
     result: &mut SearchResult,
 ) {
+    // More threads check each turn faster; the budget is per thread.
+    let threads = limits.threads.max(1);
     let budget = SafetyBudget {
-        nodes_per_check,
+        nodes_per_check: nodes_per_check.saturating_mul(threads as u64),
         deadline: super::time::budget(limits).hard.map(|h| started + h),
+        threads,
     };
     let outcome = safety::secure(pos, &result.turn, budget, stop, searcher.mate_table());
     result.nodes += outcome.nodes;

@@ -20,7 +20,7 @@ pub mod tt;
 use crate::chess::status::{is_dead_position, is_mated};
 use crate::chess::{Move, Position, legal_moves};
 use crate::mate::MateTable;
-use mate::{MateBudget, MateFound, mate_in_this_turn};
+use mate::{MateBudget, MateFound, mate_in_this_turn, mate_with_threads};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -333,6 +333,8 @@ struct Worker<'a> {
     /// obeys the clock, or a long turn's fillers could overrun it).
     protect_time: bool,
     root_mate_nodes: u64,
+    /// Threads of the search: the root's mate check races them all.
+    threads: usize,
     tree_mate_nodes: u64,
     /// Root moves not to search (the lines already found in this iteration).
     excluded: Vec<Move>,
@@ -370,6 +372,7 @@ impl<'a> Worker<'a> {
             protected_until: 0,
             protect_time: false,
             root_mate_nodes: limits.root_mate_nodes.unwrap_or(ROOT_MATE_NODES),
+            threads: limits.threads.max(1),
             tree_mate_nodes: limits.tree_mate_nodes.unwrap_or(TREE_MATE_NODES),
             excluded: Vec::new(),
             root_turn: 0,
@@ -515,10 +518,16 @@ impl<'a> Worker<'a> {
     fn root_mate(&mut self, root: &Position) -> Option<Vec<Move>> {
         let deadline = self.soft.map(|s| self.start + s / 4);
         let budget = MateBudget {
-            nodes: self.root_mate_nodes.min(self.node_limit),
+            nodes: (self.root_mate_nodes.saturating_mul(self.threads as u64)).min(self.node_limit),
             deadline,
         };
-        let outcome = mate_in_this_turn(root, budget, Some(self.shared.stop), self.shared.mate);
+        let outcome = mate_with_threads(
+            root,
+            budget,
+            Some(self.shared.stop),
+            self.shared.mate,
+            self.threads,
+        );
         self.nodes += outcome.nodes;
         match outcome.found {
             MateFound::Mate(line) => Some(line),

@@ -12,7 +12,7 @@
 //! within its budget counts as safe: only a found mate condemns a turn.
 
 use super::eval::evaluate_static;
-use super::mate::{MateBudget, MateFound, mate_in_this_turn};
+use super::mate::{MateBudget, MateFound, mate_with_threads};
 use crate::chess::status::is_mated;
 use crate::chess::{Move, Position, legal_moves};
 use crate::mate::bounds::lower_bound;
@@ -52,6 +52,8 @@ pub struct SafetyBudget {
     pub nodes_per_check: u64,
     /// Give up (keeping the best turn so far) at this instant.
     pub deadline: Option<Instant>,
+    /// Threads each check runs on (the finder races them on one table).
+    pub threads: usize,
 }
 
 /// What the safety net decided about a turn.
@@ -137,7 +139,13 @@ impl Checker<'_> {
             nodes: self.budget.nodes_per_check,
             deadline: self.budget.deadline,
         };
-        let outcome = mate_in_this_turn(&after, budget, Some(self.stop), self.table);
+        let outcome = mate_with_threads(
+            &after,
+            budget,
+            Some(self.stop),
+            self.table,
+            self.budget.threads,
+        );
         self.nodes += outcome.nodes;
         match outcome.found {
             MateFound::Mate(line) => {
@@ -341,6 +349,7 @@ fn turn_end_score(after: &Position, order: Order) -> i32 {
 mod tests {
     use super::*;
     use crate::chess::{Rules, fen};
+    use crate::search::mate::mate_in_this_turn;
     use crate::search::tests::is_legal_turn;
 
     fn position(text: &str) -> Position {
@@ -351,6 +360,7 @@ mod tests {
         SafetyBudget {
             nodes_per_check: 200_000,
             deadline: None,
+            threads: 1,
         }
     }
 
@@ -394,6 +404,7 @@ mod tests {
         let generous = SafetyBudget {
             nodes_per_check: 4_000_000,
             deadline: None,
+            threads: 1,
         };
         let outcome = secure(&pos, losing, generous, &stop, &table);
         let Verdict::Replaced { turn, .. } = outcome.verdict else {
@@ -425,22 +436,31 @@ mod tests {
             after.play(mv);
             grab.push(mv);
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let table = MateTable::new(16);
-        let outcome = secure(&pos, &grab, budget(), &stop, &table);
-        let Verdict::Replaced { turn, .. } = outcome.verdict else {
-            panic!("{:?}", outcome.verdict);
-        };
-        assert!(is_legal_turn(&pos, &turn));
-        let mut saved = pos.clone();
-        for &mv in &turn {
-            saved.play(mv);
+        // On one thread, and on two racing on each check (twice the nodes:
+        // the budget is per thread).
+        for threads in [1, 2] {
+            let stop = Arc::new(AtomicBool::new(false));
+            let table = MateTable::new(16);
+            let budget = SafetyBudget {
+                nodes_per_check: budget().nodes_per_check * threads as u64,
+                threads,
+                ..budget()
+            };
+            let outcome = secure(&pos, &grab, budget, &stop, &table);
+            let Verdict::Replaced { turn, .. } = outcome.verdict else {
+                panic!("{threads} threads: {:?}", outcome.verdict);
+            };
+            assert!(is_legal_turn(&pos, &turn));
+            let mut saved = pos.clone();
+            for &mv in &turn {
+                saved.play(mv);
+            }
+            let deep = mate_in_this_turn(&saved, MateBudget::nodes(u64::MAX), None, &table);
+            assert_eq!(deep.found, MateFound::NoMate, "{threads} threads");
+            // Not a turn the score order would have offered early.
+            let scored = candidate_turns(&pos, Order::Score);
+            assert!(!scored.iter().take(8).any(|(_, t)| t == &turn));
         }
-        let deep = mate_in_this_turn(&saved, MateBudget::nodes(u64::MAX), None, &table);
-        assert_eq!(deep.found, MateFound::NoMate);
-        // Not a turn the score order would have offered early.
-        let scored = candidate_turns(&pos, Order::Score);
-        assert!(!scored.iter().take(8).any(|(_, t)| t == &turn));
     }
 
     #[test]
