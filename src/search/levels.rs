@@ -7,7 +7,11 @@
 //! bounded (depth and nodes, a smaller mate budget at turn starts, so threats
 //! of a long mate are overlooked more often), and the turn is chosen among
 //! the best MultiPV lines with a temperature: the mistakes are plausible
-//! second-best turns, never random moves.
+//! second-best turns, never random moves. Below Club the player also
+//! overlooks, now and then, the opponent's long mating attack (the safety
+//! net does not check that turn); this is the mistake that separates the
+//! levels, since in games between weak players little else decides: both
+//! trade everything off and neither can mate what is left.
 
 use super::eval::material;
 use super::mate::{MateBudget, MateFound, mate_in_this_turn};
@@ -101,7 +105,7 @@ impl Default for Style {
 }
 
 /// What a skill below full strength changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Handicap {
     pub max_depth: u32,
     pub max_nodes: u64,
@@ -112,7 +116,22 @@ pub struct Handicap {
     /// Lines to choose from, and the temperature in centipawns.
     pub multipv: usize,
     pub temperature: i32,
+    /// The chance, in a turn of at least [`OVERLOOK_FROM`] moves, to
+    /// overlook the opponent's mating attack: the turn is played without
+    /// the safety net's check.
+    pub overlook: f64,
 }
+
+/// Turns shorter than this are always checked by the safety net: every
+/// level sees the opponent's short mates, and the weaker ones miss more of
+/// the long series.
+pub const OVERLOOK_FROM: u32 = 6;
+
+/// The chance to overlook a long mating attack at skill 0; it falls to 0
+/// at [`CAREFUL_SKILL`] as (1 - skill/16)^1.5.
+const OVERLOOK_AT_ZERO: f64 = 0.8;
+/// The skill from which the safety net checks every turn.
+const CAREFUL_SKILL: u32 = 16;
 
 /// The handicap of `skill` (`None` at full strength).
 pub fn handicap(skill: u32) -> Option<Handicap> {
@@ -120,14 +139,18 @@ pub fn handicap(skill: u32) -> Option<Handicap> {
         return None;
     }
     let s = skill as u64;
+    // 2^(skill/8): the mate finder's budgets double every two named levels.
+    let doubling = |base: f64| (base * (f64::from(skill) / 8.0).exp2()) as u64;
+    let careless = 1.0 - f64::from(skill.min(CAREFUL_SKILL)) / f64::from(CAREFUL_SKILL);
     Some(Handicap {
         max_depth: 2 + skill / 4,
         max_nodes: 3_000 * (1u64 << (s / 2)),
-        root_mate_nodes: 25_000 * (1u64 << (s / 4)),
+        root_mate_nodes: doubling(100_000.0),
         tree_mate_nodes: 40 * (1 + s * s),
-        safety_nodes: 12_500 * (1u64 << (s / 4)),
+        safety_nodes: doubling(50_000.0),
         multipv: 4,
         temperature: 20 + (MAX_SKILL - skill) as i32 * 6,
+        overlook: OVERLOOK_AT_ZERO * careless.powf(1.5),
     })
 }
 
@@ -184,6 +207,7 @@ pub fn play(
     };
     let safety_nodes = match handicap {
         None => limits.safety_nodes.unwrap_or(super::SAFETY_NODES),
+        Some(h) if overlooks(pos, h, &mut rng) => 0,
         Some(h) => h.safety_nodes.min(limits.safety_nodes.unwrap_or(u64::MAX)),
     };
     if safety_nodes > 0 && !matches!(result.score, super::Score::Mate(1)) && !result.turn.is_empty()
@@ -213,6 +237,14 @@ pub fn play(
         }
     }
     result
+}
+
+/// Does a weakened player overlook the opponent's mating attack this turn?
+/// The mistake a weaker human makes: the long series the opponent's next
+/// turn allows goes unseen, and the turn the search liked is played as it
+/// is. Short turns are always checked.
+fn overlooks(pos: &Position, h: Handicap, rng: &mut Rng) -> bool {
+    pos.turn_length() >= OVERLOOK_FROM && rng.unit() < h.overlook
 }
 
 /// Runs the safety net ([`super::safety`]) on the chosen turn; the search
@@ -560,6 +592,34 @@ mod tests {
             p.pieces(crate::chess::Color::Black, crate::chess::Role::Queen)
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn weaker_levels_overlook_more_long_attacks_and_never_short_ones() {
+        let chance = |skill| handicap(skill).unwrap().overlook;
+        assert_eq!(chance(0), OVERLOOK_AT_ZERO);
+        for skill in 1..MAX_SKILL {
+            assert!(chance(skill) <= chance(skill - 1), "skill {skill}");
+        }
+        assert!(chance(4) > chance(8) && chance(8) > chance(12));
+        assert_eq!(chance(CAREFUL_SKILL), 0.0);
+        let at = |turn: u32| {
+            let text =
+                format!("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 {turn}");
+            fen::parse(&text, Rules::Italian).unwrap()
+        };
+        let (long, short) = (at(OVERLOOK_FROM + 1), at(OVERLOOK_FROM - 1));
+        let mut rng = Rng::new(7);
+        let mut count = |pos: &Position, skill| {
+            (0..1000)
+                .filter(|_| overlooks(pos, handicap(skill).unwrap(), &mut rng))
+                .count()
+        };
+        // About 800 in 1000 at skill 0 (binomial: 3 standard deviations is 38).
+        assert!((750..=850).contains(&count(&long, 0)));
+        assert_eq!(count(&short, 0), 0);
+        assert_eq!(count(&long, CAREFUL_SKILL), 0);
+        assert!(count(&long, 4) > count(&long, 12));
     }
 
     #[test]
