@@ -162,7 +162,8 @@ fn random_opening(rules: Rules, turns: u32, rng: &mut Rng) -> Position {
             }
             if bounded_status(&pos).is_over()
                 || pos.moves_made() != 0
-                || crescendo::mate::mates_this_turn(&pos)
+                || crescendo::mate::mates_this_turn(&pos, crescendo::mate::QUIET_TEST_NODES)
+                    != Some(false)
             {
                 ok = false;
                 break;

@@ -226,16 +226,31 @@ fn limits_give_unknown_and_stop_flag_is_honoured() {
 
 #[test]
 fn status_with_uses_the_finder() {
+    let exact = |p: &Position| mate::mates_this_turn(p, u64::MAX) == Some(true);
     let pos = fen::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 10 1", Rules::Italian).expect("fen");
-    assert_eq!(
-        status::status_with(&pos, mate::mates_this_turn),
-        status::Status::Ongoing
-    );
+    assert_eq!(status::status_with(&pos, exact), status::Status::Ongoing);
     let pos = fen::parse("6k1/5ppp/8/8/8/8/8/5RK1 w - - 10 1", Rules::Italian).expect("fen");
     assert_eq!(
-        status::status_with(&pos, mate::mates_this_turn),
+        status::status_with(&pos, exact),
         status::Status::TenQuietTurns
     );
+}
+
+#[test]
+fn the_ten_quiet_turn_test_keeps_to_its_budget() {
+    // Janko-Guid 53 (a mate in 8 that takes the finder about 100 000
+    // nodes): too hard for 100 nodes, found without a limit.
+    let text = janko()
+        .into_iter()
+        .find(|(id, _)| id == "53")
+        .expect("Janko-Guid 53")
+        .1;
+    let pos = fen::parse(&text, Rules::Italian).expect("fen");
+    assert_eq!(mate::mates_this_turn(&pos, 100), None);
+    assert_eq!(mate::mates_this_turn(&pos, u64::MAX), Some(true));
+    // A proof of no mate within the budget is an answer too.
+    let pos = fen::parse("6k1/5ppp/8/8/8/8/8/5RK1 w - - 10 1", Rules::Italian).expect("fen");
+    assert_eq!(mate::mates_this_turn(&pos, 1000), Some(false));
 }
 
 /// The second-last-move filter never rejects a move after which the last

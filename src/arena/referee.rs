@@ -17,6 +17,7 @@ use super::engine::{Engine, EngineError};
 use super::openings::{Opening, is_startpos, root_fen};
 use crate::chess::status::{Status, status_with};
 use crate::chess::{Color, Move, Position, legal_moves, notation};
+use crate::mate::QUIET_TEST_NODES;
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -257,10 +258,24 @@ impl Refereed for ChessGame {
     }
 
     fn rules_end(&self) -> Option<RulesEnd> {
-        let status = status_with(&self.pos, crate::mate::mates_this_turn);
+        let mut undecided = false;
+        let status = status_with(&self.pos, |p| {
+            let answer = crate::mate::mates_this_turn(p, QUIET_TEST_NODES);
+            undecided = answer.is_none();
+            answer == Some(true)
+        });
         if !status.is_over() {
             return None;
         }
+        let note = if undecided {
+            log::warn!(
+                "ten-quiet-turn test undecided: {}",
+                crate::chess::fen::to_fen(&self.pos)
+            );
+            format!(" (adjudicated: the mate test found no mate in {QUIET_TEST_NODES} nodes)")
+        } else {
+            String::new()
+        };
         let outcome = match status {
             Status::Checkmate { winner } | Status::ItalianMate { winner } => Outcome::Win(winner),
             _ => Outcome::Draw,
@@ -268,7 +283,7 @@ impl Refereed for ChessGame {
         Some(RulesEnd {
             outcome,
             termination: Termination::Rules(status),
-            note: String::new(),
+            note,
         })
     }
 

@@ -285,7 +285,10 @@ fn analyse(
     stop: &Arc<AtomicBool>,
 ) -> Vec<Record> {
     let started = Instant::now();
-    let status = status_with(pos, crate::mate::mates_this_turn);
+    // Undecided, the game is taken to go on (as the engine does).
+    let status = status_with(pos, |p| {
+        crate::mate::mates_this_turn(p, crate::mate::QUIET_TEST_NODES) != Some(false)
+    });
     let mut record = Record {
         id: item.id.clone(),
         fen: item.fen.clone(),

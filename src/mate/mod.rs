@@ -291,17 +291,27 @@ pub fn opponent_threat(pos: &Position, limits: &MateLimits, tt: &MateTable) -> M
     find_mate(&passed, limits, tt)
 }
 
-/// Unlimited single-threaded "mates in this turn?", for
-/// [`crate::chess::status::status_with`] (the ten-quiet-turn rule).
-pub fn mates_this_turn(pos: &Position) -> bool {
+/// Nodes the ten-quiet-turn test may take where its answer ends a game
+/// (the match referee) or is reported (`analyse`): a few seconds. Unlimited,
+/// one long turn with many pieces and no mate could take the finder hours
+/// to prove, and a match stalled on it (a Beginner-Novice game did).
+pub const QUIET_TEST_NODES: u64 = 10_000_000;
+
+/// Single-threaded "mates in this turn?" within `nodes` nodes, for
+/// [`crate::chess::status::status_with`] (the ten-quiet-turn rule):
+/// `None` when the budget ran out first.
+pub fn mates_this_turn(pos: &Position, nodes: u64) -> Option<bool> {
     thread_local! {
         static TABLE: MateTable = MateTable::new(4);
     }
-    TABLE.with(|tt| {
-        matches!(
-            find_mate(pos, &MateLimits::default(), tt).verdict,
-            Verdict::Mate(_)
-        )
+    let limits = MateLimits {
+        nodes: Some(nodes),
+        ..MateLimits::default()
+    };
+    TABLE.with(|tt| match find_mate(pos, &limits, tt).verdict {
+        Verdict::Mate(_) => Some(true),
+        Verdict::NoMate => Some(false),
+        Verdict::Unknown => None,
     })
 }
 
