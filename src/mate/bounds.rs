@@ -399,7 +399,7 @@ struct Scratch {
     /// [`min_cover_dp`]'s table per layer, indexed by target set.
     dp: [[u8; 512]; MAX_LAYERS],
     /// The options gathered for [`min_cover`].
-    flat: [(u16, u16); MAX_FLAT],
+    flat: [(u16, u8); MAX_FLAT],
 }
 
 struct CacheEntry {
@@ -906,46 +906,54 @@ pub fn lower_bound_movable(
     let best = if budget <= DFS_BUDGET {
         // (Kept from call to call: only the first `n` are read.)
         let flat = &mut scratch.flat;
-        let mut starts = [0usize; 17];
-        let mut within = [[0u16; DFS_BUDGET as usize + 1]; 16];
+        let mut starts = [0u16; 17];
+        // Per budget and target: the movers with an option covering it
+        // within that budget.
+        let mut who = [[0u32; 9]; DFS_BUDGET as usize + 1];
         let mut n = 0;
         let mut overflow = false;
         'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
-            starts[p] = n;
-            let w = &mut within[p];
-            // The options are sorted by cost.
+            starts[p] = n as u16;
+            // The options are sorted by cost; an option whose needed targets
+            // a cheaper (or equal) one of the same piece covers too is
+            // never needed.
             for &(m, c) in entry.options(role, from).iter() {
                 if c > budget {
                     break;
                 }
-                if m & need == 0 {
+                let m = m & need;
+                if m == 0 || flat[starts[p] as usize..n].iter().any(|o| o.0 & m == m) {
                     continue;
                 }
                 if n == MAX_FLAT {
                     overflow = true;
                     break 'pieces;
                 }
-                flat[n] = (m & need, u16::from(c));
+                flat[n] = (m, c);
                 n += 1;
-                w[c as usize] |= m & need;
-            }
-            for b in 1..w.len() {
-                w[b] |= w[b - 1];
+                let mut bits = m;
+                while bits != 0 {
+                    who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
+                    bits &= bits - 1;
+                }
             }
         }
-        starts[pieces] = n;
+        starts[pieces] = n as u16;
         if overflow {
             min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
         } else {
-            min_cover(
-                &flat[..n],
-                &starts[..=pieces],
-                &within[..pieces],
-                need,
-                0,
-                budget,
+            for b in 1..who.len() {
+                for i in 0..who[b].len() {
+                    who[b][i] |= who[b - 1][i];
+                }
+            }
+            let problem = Cover {
+                flat: &flat[..n],
+                starts: &starts[..=pieces],
+                who: &who,
                 limit,
-            )
+            };
+            min_cover(&problem, need, 0, budget)
         }
     } else {
         min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
@@ -978,6 +986,16 @@ impl Recruits {
     #[inline]
     fn allows(self, used: u32, p: usize) -> bool {
         self.new_mask & (1 << p) == 0 || (used & self.new_mask).count_ones() < self.max
+    }
+
+    /// The movers that may be added to those in `used`.
+    #[inline]
+    fn free(self, used: u32) -> u32 {
+        if (used & self.new_mask).count_ones() < self.max {
+            u32::MAX
+        } else {
+            !self.new_mask
+        }
     }
 }
 
@@ -1017,45 +1035,45 @@ fn levels_cover(
 const MAX_FLAT: usize = 256;
 
 /// Budgets up to this are solved by [`min_cover`], larger ones by
-/// [`min_cover_dp`].
-const DFS_BUDGET: u8 = 3;
+/// [`min_cover_dp`] (whose cost does not grow with the budget; the search's
+/// bounds have budgets up to about 6, where the depth-first search with its
+/// per-target piece masks is cheaper).
+const DFS_BUDGET: u8 = 6;
 
-/// The least total cost of options, at most one per piece (piece `p` owns
-/// `flat[starts[p]..starts[p + 1]]`, and `reach[p][b]` is the union of its
-/// options costing at most `b`; pieces in `used` are taken), covering
-/// `uncovered`, if it is at most `budget`; otherwise more than `budget`.
-/// Branches on the lowest uncovered target: some chosen option covers it.
-fn min_cover(
-    flat: &[(u16, u16)],
-    starts: &[usize],
-    reach: &[[u16; DFS_BUDGET as usize + 1]],
-    uncovered: u16,
-    used: u32,
-    budget: u8,
+/// The cover problem of [`min_cover`]: piece `p` owns the options
+/// `flat[starts[p]..starts[p + 1]]` (cheapest first), and `who[b][i]` holds
+/// the pieces with an option covering target `i` at a cost of at most `b`.
+struct Cover<'a> {
+    flat: &'a [(u16, u8)],
+    starts: &'a [u16],
+    who: &'a [[u32; 9]; DFS_BUDGET as usize + 1],
     limit: Recruits,
-) -> u8 {
-    if uncovered == 0 {
-        return 0;
-    }
+}
+
+/// The least total cost of options, at most one per piece (pieces in `used`
+/// are taken), covering `uncovered` (not empty), if it is at most `budget`;
+/// otherwise more than `budget`. Branches on the lowest uncovered target:
+/// some chosen option covers it.
+fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
+    let free = !used & problem.limit.free(used);
+    let who = &problem.who[budget as usize];
     // Every uncovered target needs some free piece able to cover it.
-    let mut avail = 0;
-    for (p, r) in reach.iter().enumerate() {
-        if used & (1 << p) == 0 && limit.allows(used, p) {
-            avail |= r[budget as usize];
+    let mut rest = uncovered;
+    while rest != 0 {
+        if who[rest.trailing_zeros() as usize] & free == 0 {
+            return FAR;
         }
+        rest &= rest - 1;
     }
-    if uncovered & !avail != 0 {
-        return FAR;
-    }
-    let t = uncovered & uncovered.wrapping_neg();
+    let ti = uncovered.trailing_zeros() as usize;
+    let t = 1u16 << ti;
     let mut best = FAR;
-    for p in 0..starts.len() - 1 {
-        if used & (1 << p) != 0 || reach[p][budget as usize] & t == 0 || !limit.allows(used, p) {
-            continue;
-        }
-        // (Each piece's options are sorted by cost.)
-        for &(m, c) in &flat[starts[p]..starts[p + 1]] {
-            let c = c as u8;
+    let mut candidates = who[ti] & free;
+    while candidates != 0 {
+        let p = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        let options = &problem.flat[problem.starts[p] as usize..problem.starts[p + 1] as usize];
+        for &(m, c) in options {
             // Only options strictly cheaper than the best so far matter.
             if c > budget || c >= best {
                 break;
@@ -1063,21 +1081,14 @@ fn min_cover(
             if m & t == 0 {
                 continue;
             }
-            let limit_left = budget.min(best - 1) - c;
-            let rest = if uncovered & !m == 0 {
+            let left = budget.min(best - 1) - c;
+            let others = uncovered & !m;
+            let rest = if others == 0 {
                 0
             } else {
-                min_cover(
-                    flat,
-                    starts,
-                    reach,
-                    uncovered & !m,
-                    used | 1 << p,
-                    limit_left,
-                    limit,
-                )
+                min_cover(problem, others, used | 1 << p, left)
             };
-            if rest <= limit_left {
+            if rest <= left {
                 best = c + rest;
             }
         }
