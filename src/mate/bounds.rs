@@ -223,8 +223,10 @@ pub struct LastTwo {
     once: u16,
     twice: u16,
     ours: Bitboard,
-    /// The [`BoundCache`] entry for these targets.
+    /// The [`BoundCache`] entry for these targets, and where it was last
+    /// found.
     key: (Square, u64, Color, u8),
+    hint: std::cell::Cell<usize>,
 }
 
 impl LastTwo {
@@ -253,6 +255,7 @@ impl LastTwo {
             twice: 0,
             ours: pos.color_bb(us),
             key: (eksq, flights.0 | eksq.bb().0, us, 0),
+            hint: std::cell::Cell::new(usize::MAX),
         };
         f.key.3 = f.castling_slack;
         f.targets[0] = eksq;
@@ -323,7 +326,7 @@ impl LastTwo {
             return true;
         }
         let full: u16 = (1 << self.count) - 1;
-        let entry = cache.entry(self.key, &self.targets[..self.count]);
+        let entry = cache.entry_hinted(self.key, &self.targets[..self.count], &self.hint);
         let l = entry.levels(role, to);
         let (moved_now, moved_within) = (l[0], l[1]);
         // What the others cover now: each target covered by two, or by one
@@ -452,8 +455,26 @@ impl BoundCache {
     const WAYS: usize = 2;
 
     /// The entry for `key` (with these targets), made if needed.
-    fn entry(&mut self, key: Key, targets: &[Square]) -> &mut CacheEntry {
+    /// [`BoundCache::entry`], first trying the entry at `hint` (where this
+    /// key was found last time), and updating the hint.
+    #[inline]
+    fn entry_hinted(
+        &mut self,
+        key: Key,
+        targets: &[Square],
+        hint: &std::cell::Cell<usize>,
+    ) -> &mut CacheEntry {
+        let i = hint.get();
+        if let Some(Some(e)) = self.entries.get(i)
+            && e.key == key
+        {
+            self.tick = self.tick.wrapping_add(1);
+            let e = self.entries[i].as_mut().expect("entry made");
+            e.used = self.tick;
+            return e;
+        }
         let i = self.entry_index(key, targets);
+        hint.set(i);
         self.entries[i].as_mut().expect("entry made")
     }
 
@@ -560,6 +581,8 @@ impl CacheEntry {
         &self.levels[slot]
     }
 
+    #[cold]
+    #[inline(never)]
     fn compute_levels(&self, role: Role, from: Square) -> Levels {
         let (_, _, us, slack) = self.key;
         let r = reach();
@@ -657,17 +680,26 @@ impl CacheEntry {
         self.promo_done |= bit;
     }
 
+    #[inline]
     fn options(&mut self, role: Role, from: Square) -> &Options {
         let slot = role.index() * 64 + from.index();
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
         if self.options_done[word] & bit == 0 {
-            let start = self.arena.len();
-            self.compute_options(role, from);
-            self.spans[slot] = (start as u32, (self.arena.len() - start) as u32);
-            self.options_done[word] |= bit;
+            self.add_options(role, from);
         }
         let (start, len) = self.spans[slot];
         &self.arena[start as usize..(start + len) as usize]
+    }
+
+    /// Computes the options of `role` on `from` into the arena.
+    #[cold]
+    #[inline(never)]
+    fn add_options(&mut self, role: Role, from: Square) {
+        let slot = role.index() * 64 + from.index();
+        let start = self.arena.len();
+        self.compute_options(role, from);
+        self.spans[slot] = (start as u32, (self.arena.len() - start) as u32);
+        self.options_done[slot / 64] |= 1u64 << (slot % 64);
     }
 
     /// Appends to the arena every end square from which the piece attacks
@@ -844,8 +876,6 @@ pub fn lower_bound_movable(
     let (entry, scratch) = cache.entry_and_scratch(index);
     let level = (cap as usize).min(LEVELS - 1);
     let mut movers = [(Square(0), Role::Pawn); 16];
-    // Per mover: the targets it covers within 1, 2 and 3 moves.
-    let mut small = [[0u16; 4]; 16];
     let mut pieces = 0;
     let mut free: u16 = 0;
     let mut reachable: u16 = 0;
@@ -870,7 +900,6 @@ pub fn lower_bound_movable(
                 new_mask |= 1 << pieces;
             }
             movers[pieces] = (from, piece.role);
-            small[pieces] = [0, l[1], l[2], l[3]];
             pieces += 1;
         }
     }
@@ -893,12 +922,6 @@ pub fn lower_bound_movable(
     // Castling moves king and rook with one move, so the per-piece counts may
     // exceed the moves made by one.
     let budget = (cap + castling_slack).min(FAR as u32 - 1) as u8;
-    // A quick necessary condition first: the same cover problem with each
-    // piece covering everything it reaches within its moves (a superset of
-    // what it covers from any one end square).
-    if budget <= 3 && !levels_cover(&small[..pieces], need, 0, budget, limit) {
-        return cap + 1;
-    }
     // Each piece ends on one square and covers what it attacks from there
     // (on an empty board): its options are (targets covered, moves to get
     // there). The answer is the minimum total cost over one option per
@@ -914,6 +937,7 @@ pub fn lower_bound_movable(
         let mut overflow = false;
         'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
             starts[p] = n as u16;
+            let mut kept = 0u16;
             // The options are sorted by cost; an option whose needed targets
             // a cheaper (or equal) one of the same piece covers too is
             // never needed.
@@ -922,9 +946,14 @@ pub fn lower_bound_movable(
                     break;
                 }
                 let m = m & need;
-                if m == 0 || flat[starts[p] as usize..n].iter().any(|o| o.0 & m == m) {
+                // (Only an option within the union of those kept so far
+                // may be dominated.)
+                if m == 0
+                    || m & !kept == 0 && flat[starts[p] as usize..n].iter().any(|o| o.0 & m == m)
+                {
                     continue;
                 }
+                kept |= m;
                 if n == MAX_FLAT {
                     overflow = true;
                     break 'pieces;
@@ -942,9 +971,10 @@ pub fn lower_bound_movable(
         if overflow {
             min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
         } else {
-            for b in 1..who.len() {
-                for i in 0..who[b].len() {
-                    who[b][i] |= who[b - 1][i];
+            for b in 1..=budget as usize {
+                let (lower, this) = who.split_at_mut(b);
+                for (w, &l) in this[0][..count].iter_mut().zip(&lower[b - 1][..count]) {
+                    *w |= l;
                 }
             }
             let problem = Cover {
@@ -953,7 +983,11 @@ pub fn lower_bound_movable(
                 who: &who,
                 limit,
             };
-            min_cover(&problem, need, 0, budget)
+            if coverable(&who[budget as usize], need, limit.free(0)) {
+                min_cover(&problem, need, 0, budget)
+            } else {
+                FAR
+            }
         }
     } else {
         min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
@@ -965,9 +999,6 @@ pub fn lower_bound_movable(
     }
 }
 
-/// Can pieces not in `used`, piece `p` spending `c` moves to cover
-/// `small[p][c]`, cover `uncovered` with at most `budget` moves in all?
-/// (Every needed target costs a mover at least one move.)
 /// At most `max` of the movers in `new_mask` may be used (a restricted search
 /// pass: pieces that have not moved yet and would start moving).
 #[derive(Clone, Copy)]
@@ -982,12 +1013,6 @@ impl Recruits {
         max: 0,
     };
 
-    /// May mover `p` be added to the movers in `used`?
-    #[inline]
-    fn allows(self, used: u32, p: usize) -> bool {
-        self.new_mask & (1 << p) == 0 || (used & self.new_mask).count_ones() < self.max
-    }
-
     /// The movers that may be added to those in `used`.
     #[inline]
     fn free(self, used: u32) -> u32 {
@@ -997,38 +1022,6 @@ impl Recruits {
             !self.new_mask
         }
     }
-}
-
-fn levels_cover(
-    small: &[[u16; 4]],
-    uncovered: u16,
-    used: u32,
-    budget: u8,
-    limit: Recruits,
-) -> bool {
-    if uncovered == 0 {
-        return true;
-    }
-    if budget == 0 {
-        return false;
-    }
-    let t = uncovered & uncovered.wrapping_neg();
-    small.iter().enumerate().any(|(p, l)| {
-        used & (1 << p) == 0
-            && limit.allows(used, p)
-            && (1..=budget as usize).any(|c| {
-                l[c] & t != 0
-                    && (c == budget as usize && l[c] & uncovered == uncovered
-                        || c < budget as usize
-                            && levels_cover(
-                                small,
-                                uncovered & !l[c],
-                                used | 1 << p,
-                                budget - c as u8,
-                                limit,
-                            ))
-            })
-    })
 }
 
 /// Room for the options of all movers gathered for [`min_cover`].
@@ -1050,25 +1043,31 @@ struct Cover<'a> {
     limit: Recruits,
 }
 
-/// The least total cost of options, at most one per piece (pieces in `used`
-/// are taken), covering `uncovered` (not empty), if it is at most `budget`;
-/// otherwise more than `budget`. Branches on the lowest uncovered target:
-/// some chosen option covers it.
-fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
-    let free = !used & problem.limit.free(used);
-    let who = &problem.who[budget as usize];
-    // Every uncovered target needs some free piece able to cover it.
+/// Has every target in `uncovered` a piece in `free` among its pieces `who`?
+#[inline]
+fn coverable(who: &[u32; 9], uncovered: u16, free: u32) -> bool {
     let mut rest = uncovered;
     while rest != 0 {
         if who[rest.trailing_zeros() as usize] & free == 0 {
-            return FAR;
+            return false;
         }
         rest &= rest - 1;
     }
+    true
+}
+
+/// The least total cost of options, at most one per piece (pieces in `used`
+/// are taken), covering `uncovered` (not empty), if it is at most `budget`;
+/// otherwise more than `budget`. Branches on the lowest uncovered target:
+/// some chosen option covers it. Every target in `uncovered` must have a
+/// free piece able to cover it within `budget` ([`coverable`]), which the
+/// caller checks (saving the call when it fails).
+fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
+    let free = !used & problem.limit.free(used);
     let ti = uncovered.trailing_zeros() as usize;
     let t = 1u16 << ti;
     let mut best = FAR;
-    let mut candidates = who[ti] & free;
+    let mut candidates = problem.who[budget as usize][ti] & free;
     while candidates != 0 {
         let p = candidates.trailing_zeros() as usize;
         candidates &= candidates - 1;
@@ -1086,7 +1085,13 @@ fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
             let rest = if others == 0 {
                 0
             } else {
-                min_cover(problem, others, used | 1 << p, left)
+                let used = used | 1 << p;
+                let free = !used & problem.limit.free(used);
+                if coverable(&problem.who[left as usize], others, free) {
+                    min_cover(problem, others, used, left)
+                } else {
+                    FAR
+                }
             };
             if rest <= left {
                 best = c + rest;
