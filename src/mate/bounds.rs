@@ -392,6 +392,8 @@ pub struct BoundCache {
     entries: Vec<Option<Box<CacheEntry>>>,
     /// Counts lookups, for the replacement.
     tick: u32,
+    /// Counts the entries made (each gets its number).
+    generation: u64,
     /// Working memory of [`min_cover_dp`] and [`lower_bound_movable`].
     scratch: Option<Box<Scratch>>,
 }
@@ -403,10 +405,57 @@ struct Scratch {
     dp: [[u8; 512]; MAX_LAYERS],
     /// The options gathered for [`min_cover`].
     flat: [(u16, u8); MAX_FLAT],
+    /// Recently gathered options of one mover (see [`Restricted`]), found by
+    /// a hash of what they depend on.
+    restricted: Box<[Restricted; RESTRICTED_SLOTS]>,
+}
+
+/// The options of one mover as [`lower_bound_movable`] gathers them for
+/// [`min_cover`]: those within the budget, restricted to the targets still
+/// needed, without the dominated ones. Siblings in the search differ in one
+/// piece, so the others' lists are met again and again.
+#[derive(Clone, Copy)]
+struct Restricted {
+    /// The cache entry's generation (0: never used)...
+    generation: u64,
+    /// ...and the role, square, needed targets and budget ([`Restricted::what`]).
+    what: u32,
+    len: u8,
+    options: [(u16, u8); RESTRICTED],
+}
+
+/// Room in a [`Restricted`] (longer lists are not kept).
+const RESTRICTED: usize = 15;
+/// [`Restricted`] lists kept (a power of two).
+const RESTRICTED_SLOTS: usize = 1024;
+
+impl Restricted {
+    const EMPTY: Restricted = Restricted {
+        generation: 0,
+        what: 0,
+        len: 0,
+        options: [(0, 0); RESTRICTED],
+    };
+
+    #[inline]
+    fn what(role: Role, from: Square, need: u16, budget: u8) -> u32 {
+        (role.index() as u32) << 28
+            | (from.index() as u32) << 20
+            | u32::from(need) << 4
+            | u32::from(budget)
+    }
+
+    #[inline]
+    fn slot(generation: u64, what: u32) -> usize {
+        let h = (generation as u32 ^ what.rotate_left(7)).wrapping_mul(0x9E37_79B9);
+        (h >> (32 - RESTRICTED_SLOTS.trailing_zeros())) as usize
+    }
 }
 
 struct CacheEntry {
     key: Key,
+    /// Which use of this memory (see [`BoundCache::generation`]).
+    generation: u64,
     /// The targets in bit order: the king's square, then the flights.
     targets: [Square; 9],
     count: usize,
@@ -517,6 +566,8 @@ impl BoundCache {
         let slot = &mut self.entries[victim];
         let e = slot.get_or_insert_with(CacheEntry::boxed);
         e.reset(key, targets);
+        self.generation += 1;
+        e.generation = self.generation;
         e.used = self.tick;
         victim
     }
@@ -527,6 +578,7 @@ impl BoundCache {
             Box::new(Scratch {
                 dp: [[u8::MAX; 512]; MAX_LAYERS],
                 flat: [(0, 0); MAX_FLAT],
+                restricted: Box::new([Restricted::EMPTY; RESTRICTED_SLOTS]),
             })
         });
         (self.entries[i].as_mut().expect("entry made"), scratch)
@@ -537,6 +589,7 @@ impl CacheEntry {
     fn boxed() -> Box<CacheEntry> {
         Box::new(CacheEntry {
             key: (Square(0), 0, Color::White, 0),
+            generation: 0,
             targets: [Square(0); 9],
             count: 0,
             used: 0,
@@ -937,29 +990,49 @@ pub fn lower_bound_movable(
         let mut overflow = false;
         'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
             starts[p] = n as u16;
-            let mut kept = 0u16;
-            // The options are sorted by cost; an option whose needed targets
-            // a cheaper (or equal) one of the same piece covers too is
-            // never needed.
-            for &(m, c) in entry.options(role, from).iter() {
-                if c > budget {
-                    break;
-                }
-                let m = m & need;
-                // (Only an option within the union of those kept so far
-                // may be dominated.)
-                if m == 0
-                    || m & !kept == 0 && flat[starts[p] as usize..n].iter().any(|o| o.0 & m == m)
-                {
-                    continue;
-                }
-                kept |= m;
-                if n == MAX_FLAT {
+            let start = n;
+            let what = Restricted::what(role, from, need, budget);
+            let slot = Restricted::slot(entry.generation, what);
+            let kept = &mut scratch.restricted[slot];
+            if kept.generation == entry.generation && kept.what == what {
+                let len = kept.len as usize;
+                if n + len > MAX_FLAT {
                     overflow = true;
                     break 'pieces;
                 }
-                flat[n] = (m, c);
-                n += 1;
+                flat[n..n + len].copy_from_slice(&kept.options[..len]);
+                n += len;
+            } else {
+                let mut union = 0u16;
+                // The options are sorted by cost; an option whose needed
+                // targets a cheaper (or equal) one of the same piece covers
+                // too is never needed.
+                for &(m, c) in entry.options(role, from).iter() {
+                    if c > budget {
+                        break;
+                    }
+                    let m = m & need;
+                    // (Only an option within the union of those kept so far
+                    // may be dominated.)
+                    if m == 0 || m & !union == 0 && flat[start..n].iter().any(|o| o.0 & m == m) {
+                        continue;
+                    }
+                    union |= m;
+                    if n == MAX_FLAT {
+                        overflow = true;
+                        break 'pieces;
+                    }
+                    flat[n] = (m, c);
+                    n += 1;
+                }
+                if n - start <= RESTRICTED {
+                    kept.generation = entry.generation;
+                    kept.what = what;
+                    kept.len = (n - start) as u8;
+                    kept.options[..n - start].copy_from_slice(&flat[start..n]);
+                }
+            }
+            for &(m, c) in &flat[start..n] {
                 let mut bits = m;
                 while bits != 0 {
                     who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
