@@ -227,7 +227,15 @@ pub struct LastTwo {
     /// found.
     key: (Square, u64, Color, u8),
     hint: std::cell::Cell<usize>,
+    /// For the needed target sets met last (`u16::MAX`: none): our pieces
+    /// that cover the whole set from one end square within one move.
+    singles: [std::cell::Cell<(u16, Bitboard)>; SINGLES],
+    /// The next entry of `singles` to replace.
+    next_single: std::cell::Cell<usize>,
 }
+
+/// Entries of [`LastTwo::singles`].
+const SINGLES: usize = 4;
 
 impl LastTwo {
     /// Prepares the filter for `pos`, which has two moves left.
@@ -256,7 +264,12 @@ impl LastTwo {
             ours: pos.color_bb(us),
             key: (eksq, flights.0 | eksq.bb().0, us, 0),
             hint: std::cell::Cell::new(usize::MAX),
+            singles: Default::default(),
+            next_single: std::cell::Cell::new(0),
         };
+        for e in &f.singles {
+            e.set((u16::MAX, Bitboard::EMPTY));
+        }
         f.key.3 = f.castling_slack;
         f.targets[0] = eksq;
         for sq in flights {
@@ -348,10 +361,26 @@ impl LastTwo {
         if moved_within & need == need && single(entry, role, to) {
             return true;
         }
-        (self.ours & movable & !from.bb()).into_iter().any(|sq| {
-            self.within[sq.index()] & need == need
-                && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
-        })
+        // Which of our pieces could do it depends only on `need` (and
+        // siblings mostly share it).
+        let singles = match self.singles.iter().find(|e| e.get().0 == need) {
+            Some(e) => e.get().1,
+            None => {
+                let mut singles = Bitboard::EMPTY;
+                for sq in self.ours {
+                    if self.within[sq.index()] & need == need
+                        && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
+                    {
+                        singles.set(sq);
+                    }
+                }
+                let i = self.next_single.get();
+                self.singles[i].set((need, singles));
+                self.next_single.set((i + 1) % SINGLES);
+                singles
+            }
+        };
+        (singles & movable & !from.bb()).nonempty()
     }
 }
 
@@ -403,8 +432,9 @@ pub struct BoundCache {
 struct Scratch {
     /// [`min_cover_dp`]'s table per layer, indexed by target set.
     dp: [[u8; 512]; MAX_LAYERS],
-    /// The options gathered for [`min_cover`].
-    flat: [(u16, u8); MAX_FLAT],
+    /// The options gathered for [`min_cover`] (and room to copy a whole
+    /// [`Restricted`] after the last).
+    flat: [(u16, u8); MAX_FLAT + RESTRICTED],
     /// Recently gathered options of one mover (see [`Restricted`]), found by
     /// a hash of what they depend on.
     restricted: Box<[Restricted; RESTRICTED_SLOTS]>,
@@ -577,7 +607,7 @@ impl BoundCache {
         let scratch = self.scratch.get_or_insert_with(|| {
             Box::new(Scratch {
                 dp: [[u8::MAX; 512]; MAX_LAYERS],
-                flat: [(0, 0); MAX_FLAT],
+                flat: [(0, 0); MAX_FLAT + RESTRICTED],
                 restricted: Box::new([Restricted::EMPTY; RESTRICTED_SLOTS]),
             })
         });
@@ -1000,7 +1030,8 @@ pub fn lower_bound_movable(
                     overflow = true;
                     break 'pieces;
                 }
-                flat[n..n + len].copy_from_slice(&kept.options[..len]);
+                // (A copy of fixed size is cheaper; `flat` has the room.)
+                flat[n..n + RESTRICTED].copy_from_slice(&kept.options);
                 n += len;
             } else {
                 let mut union = 0u16;
@@ -1029,11 +1060,16 @@ pub fn lower_bound_movable(
                     kept.generation = entry.generation;
                     kept.what = what;
                     kept.len = (n - start) as u8;
-                    kept.options[..n - start].copy_from_slice(&flat[start..n]);
+                    kept.options
+                        .copy_from_slice(&flat[start..start + RESTRICTED]);
                 }
             }
+            // (Cheapest first: a target counts at the least cost covering it,
+            // the higher budgets get it below.)
+            let mut seen = 0u16;
             for &(m, c) in &flat[start..n] {
-                let mut bits = m;
+                let mut bits = m & !seen;
+                seen |= m;
                 while bits != 0 {
                     who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
                     bits &= bits - 1;
