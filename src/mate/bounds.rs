@@ -240,6 +240,16 @@ const SINGLES: usize = 4;
 impl LastTwo {
     /// Prepares the filter for `pos`, which has two moves left.
     pub fn new(pos: &Position) -> LastTwo {
+        LastTwo::prepare(pos, None)
+    }
+
+    /// [`LastTwo::new`] taking the pieces' cover from the levels kept in
+    /// `cache` (the same values).
+    pub fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastTwo {
+        LastTwo::prepare(pos, Some(cache))
+    }
+
+    fn prepare(pos: &Position, cache: Option<&mut BoundCache>) -> LastTwo {
         let us = pos.side_to_move();
         let them = us.other();
         let eksq = pos.king_square(them);
@@ -276,9 +286,16 @@ impl LastTwo {
             f.targets[f.count] = sq;
             f.count += 1;
         }
+        let mut entry = cache.map(|c| c.entry_hinted(f.key, &f.targets[..f.count], &f.hint));
         for from in pos.color_bb(us) {
             if let Some(piece) = pos.piece_at(from) {
-                let (n, w) = f.cover(piece.role, from);
+                let (n, w) = match entry.as_mut() {
+                    Some(e) => {
+                        let l = e.levels(piece.role, from);
+                        (l[0], l[1])
+                    }
+                    None => f.cover(piece.role, from),
+                };
                 f.now[from.index()] = n;
                 f.within[from.index()] = w;
                 f.twice |= f.once & n;
