@@ -223,13 +223,33 @@ pub struct LastTwo {
     once: u16,
     twice: u16,
     ours: Bitboard,
-    /// The [`BoundCache`] entry for these targets.
+    /// The [`BoundCache`] entry for these targets, and where it was last
+    /// found.
     key: (Square, u64, Color, u8),
+    hint: std::cell::Cell<usize>,
+    /// For the needed target sets met last (`u16::MAX`: none): our pieces
+    /// that cover the whole set from one end square within one move.
+    singles: [std::cell::Cell<(u16, Bitboard)>; SINGLES],
+    /// The next entry of `singles` to replace.
+    next_single: std::cell::Cell<usize>,
 }
+
+/// Entries of [`LastTwo::singles`].
+const SINGLES: usize = 4;
 
 impl LastTwo {
     /// Prepares the filter for `pos`, which has two moves left.
     pub fn new(pos: &Position) -> LastTwo {
+        LastTwo::prepare(pos, None)
+    }
+
+    /// [`LastTwo::new`] taking the pieces' cover from the levels kept in
+    /// `cache` (the same values).
+    pub fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastTwo {
+        LastTwo::prepare(pos, Some(cache))
+    }
+
+    fn prepare(pos: &Position, cache: Option<&mut BoundCache>) -> LastTwo {
         let us = pos.side_to_move();
         let them = us.other();
         let eksq = pos.king_square(them);
@@ -253,16 +273,29 @@ impl LastTwo {
             twice: 0,
             ours: pos.color_bb(us),
             key: (eksq, flights.0 | eksq.bb().0, us, 0),
+            hint: std::cell::Cell::new(usize::MAX),
+            singles: Default::default(),
+            next_single: std::cell::Cell::new(0),
         };
+        for e in &f.singles {
+            e.set((u16::MAX, Bitboard::EMPTY));
+        }
         f.key.3 = f.castling_slack;
         f.targets[0] = eksq;
         for sq in flights {
             f.targets[f.count] = sq;
             f.count += 1;
         }
+        let mut entry = cache.map(|c| c.entry_hinted(f.key, &f.targets[..f.count], &f.hint));
         for from in pos.color_bb(us) {
             if let Some(piece) = pos.piece_at(from) {
-                let (n, w) = f.cover(piece.role, from);
+                let (n, w) = match entry.as_mut() {
+                    Some(e) => {
+                        let l = e.levels(piece.role, from);
+                        (l[0], l[1])
+                    }
+                    None => f.cover(piece.role, from),
+                };
                 f.now[from.index()] = n;
                 f.within[from.index()] = w;
                 f.twice |= f.once & n;
@@ -323,7 +356,7 @@ impl LastTwo {
             return true;
         }
         let full: u16 = (1 << self.count) - 1;
-        let entry = cache.entry(self.key, &self.targets[..self.count]);
+        let entry = cache.entry_hinted(self.key, &self.targets[..self.count], &self.hint);
         let l = entry.levels(role, to);
         let (moved_now, moved_within) = (l[0], l[1]);
         // What the others cover now: each target covered by two, or by one
@@ -345,10 +378,26 @@ impl LastTwo {
         if moved_within & need == need && single(entry, role, to) {
             return true;
         }
-        (self.ours & movable & !from.bb()).into_iter().any(|sq| {
-            self.within[sq.index()] & need == need
-                && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
-        })
+        // Which of our pieces could do it depends only on `need` (and
+        // siblings mostly share it).
+        let singles = match self.singles.iter().find(|e| e.get().0 == need) {
+            Some(e) => e.get().1,
+            None => {
+                let mut singles = Bitboard::EMPTY;
+                for sq in self.ours {
+                    if self.within[sq.index()] & need == need
+                        && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
+                    {
+                        singles.set(sq);
+                    }
+                }
+                let i = self.next_single.get();
+                self.singles[i].set((need, singles));
+                self.next_single.set((i + 1) % SINGLES);
+                singles
+            }
+        };
+        (singles & movable & !from.bb()).nonempty()
     }
 }
 
@@ -389,6 +438,8 @@ pub struct BoundCache {
     entries: Vec<Option<Box<CacheEntry>>>,
     /// Counts lookups, for the replacement.
     tick: u32,
+    /// Counts the entries made (each gets its number).
+    generation: u64,
     /// Working memory of [`min_cover_dp`] and [`lower_bound_movable`].
     scratch: Option<Box<Scratch>>,
 }
@@ -398,12 +449,60 @@ pub struct BoundCache {
 struct Scratch {
     /// [`min_cover_dp`]'s table per layer, indexed by target set.
     dp: [[u8; 512]; MAX_LAYERS],
-    /// The options gathered for [`min_cover`].
-    flat: [(u16, u16); MAX_FLAT],
+    /// The options gathered for [`min_cover`] (and room to copy a whole
+    /// [`Restricted`] after the last).
+    flat: [(u16, u8); MAX_FLAT + RESTRICTED],
+    /// Recently gathered options of one mover (see [`Restricted`]), found by
+    /// a hash of what they depend on.
+    restricted: Box<[Restricted; RESTRICTED_SLOTS]>,
+}
+
+/// The options of one mover as [`lower_bound_movable`] gathers them for
+/// [`min_cover`]: those within the budget, restricted to the targets still
+/// needed, without the dominated ones. Siblings in the search differ in one
+/// piece, so the others' lists are met again and again.
+#[derive(Clone, Copy)]
+struct Restricted {
+    /// The cache entry's generation (0: never used)...
+    generation: u64,
+    /// ...and the role, square, needed targets and budget ([`Restricted::what`]).
+    what: u32,
+    len: u8,
+    options: [(u16, u8); RESTRICTED],
+}
+
+/// Room in a [`Restricted`] (longer lists are not kept).
+const RESTRICTED: usize = 15;
+/// [`Restricted`] lists kept (a power of two).
+const RESTRICTED_SLOTS: usize = 1024;
+
+impl Restricted {
+    const EMPTY: Restricted = Restricted {
+        generation: 0,
+        what: 0,
+        len: 0,
+        options: [(0, 0); RESTRICTED],
+    };
+
+    #[inline]
+    fn what(role: Role, from: Square, need: u16, budget: u8) -> u32 {
+        (role.index() as u32) << 28
+            | (from.index() as u32) << 20
+            | u32::from(need) << 4
+            | u32::from(budget)
+    }
+
+    #[inline]
+    fn slot(generation: u64, what: u32) -> usize {
+        let h = (generation as u32 ^ what.rotate_left(7)).wrapping_mul(0x9E37_79B9);
+        (h >> (32 - RESTRICTED_SLOTS.trailing_zeros())) as usize
+    }
 }
 
 struct CacheEntry {
     key: Key,
+    /// Which use of this memory (see [`BoundCache::generation`]).
+    generation: u64,
     /// The targets in bit order: the king's square, then the flights.
     targets: [Square; 9],
     count: usize,
@@ -452,8 +551,26 @@ impl BoundCache {
     const WAYS: usize = 2;
 
     /// The entry for `key` (with these targets), made if needed.
-    fn entry(&mut self, key: Key, targets: &[Square]) -> &mut CacheEntry {
+    /// [`BoundCache::entry`], first trying the entry at `hint` (where this
+    /// key was found last time), and updating the hint.
+    #[inline]
+    fn entry_hinted(
+        &mut self,
+        key: Key,
+        targets: &[Square],
+        hint: &std::cell::Cell<usize>,
+    ) -> &mut CacheEntry {
+        let i = hint.get();
+        if let Some(Some(e)) = self.entries.get(i)
+            && e.key == key
+        {
+            self.tick = self.tick.wrapping_add(1);
+            let e = self.entries[i].as_mut().expect("entry made");
+            e.used = self.tick;
+            return e;
+        }
         let i = self.entry_index(key, targets);
+        hint.set(i);
         self.entries[i].as_mut().expect("entry made")
     }
 
@@ -496,6 +613,8 @@ impl BoundCache {
         let slot = &mut self.entries[victim];
         let e = slot.get_or_insert_with(CacheEntry::boxed);
         e.reset(key, targets);
+        self.generation += 1;
+        e.generation = self.generation;
         e.used = self.tick;
         victim
     }
@@ -505,7 +624,8 @@ impl BoundCache {
         let scratch = self.scratch.get_or_insert_with(|| {
             Box::new(Scratch {
                 dp: [[u8::MAX; 512]; MAX_LAYERS],
-                flat: [(0, 0); MAX_FLAT],
+                flat: [(0, 0); MAX_FLAT + RESTRICTED],
+                restricted: Box::new([Restricted::EMPTY; RESTRICTED_SLOTS]),
             })
         });
         (self.entries[i].as_mut().expect("entry made"), scratch)
@@ -516,6 +636,7 @@ impl CacheEntry {
     fn boxed() -> Box<CacheEntry> {
         Box::new(CacheEntry {
             key: (Square(0), 0, Color::White, 0),
+            generation: 0,
             targets: [Square(0); 9],
             count: 0,
             used: 0,
@@ -560,6 +681,8 @@ impl CacheEntry {
         &self.levels[slot]
     }
 
+    #[cold]
+    #[inline(never)]
     fn compute_levels(&self, role: Role, from: Square) -> Levels {
         let (_, _, us, slack) = self.key;
         let r = reach();
@@ -657,17 +780,26 @@ impl CacheEntry {
         self.promo_done |= bit;
     }
 
+    #[inline]
     fn options(&mut self, role: Role, from: Square) -> &Options {
         let slot = role.index() * 64 + from.index();
         let (word, bit) = (slot / 64, 1u64 << (slot % 64));
         if self.options_done[word] & bit == 0 {
-            let start = self.arena.len();
-            self.compute_options(role, from);
-            self.spans[slot] = (start as u32, (self.arena.len() - start) as u32);
-            self.options_done[word] |= bit;
+            self.add_options(role, from);
         }
         let (start, len) = self.spans[slot];
         &self.arena[start as usize..(start + len) as usize]
+    }
+
+    /// Computes the options of `role` on `from` into the arena.
+    #[cold]
+    #[inline(never)]
+    fn add_options(&mut self, role: Role, from: Square) {
+        let slot = role.index() * 64 + from.index();
+        let start = self.arena.len();
+        self.compute_options(role, from);
+        self.spans[slot] = (start as u32, (self.arena.len() - start) as u32);
+        self.options_done[slot / 64] |= 1u64 << (slot % 64);
     }
 
     /// Appends to the arena every end square from which the piece attacks
@@ -844,8 +976,6 @@ pub fn lower_bound_movable(
     let (entry, scratch) = cache.entry_and_scratch(index);
     let level = (cap as usize).min(LEVELS - 1);
     let mut movers = [(Square(0), Role::Pawn); 16];
-    // Per mover: the targets it covers within 1, 2 and 3 moves.
-    let mut small = [[0u16; 4]; 16];
     let mut pieces = 0;
     let mut free: u16 = 0;
     let mut reachable: u16 = 0;
@@ -870,7 +1000,6 @@ pub fn lower_bound_movable(
                 new_mask |= 1 << pieces;
             }
             movers[pieces] = (from, piece.role);
-            small[pieces] = [0, l[1], l[2], l[3]];
             pieces += 1;
         }
     }
@@ -893,12 +1022,6 @@ pub fn lower_bound_movable(
     // Castling moves king and rook with one move, so the per-piece counts may
     // exceed the moves made by one.
     let budget = (cap + castling_slack).min(FAR as u32 - 1) as u8;
-    // A quick necessary condition first: the same cover problem with each
-    // piece covering everything it reaches within its moves (a superset of
-    // what it covers from any one end square).
-    if budget <= 3 && !levels_cover(&small[..pieces], need, 0, budget, limit) {
-        return cap + 1;
-    }
     // Each piece ends on one square and covers what it attacks from there
     // (on an empty board): its options are (targets covered, moves to get
     // there). The answer is the minimum total cost over one option per
@@ -906,46 +1029,91 @@ pub fn lower_bound_movable(
     let best = if budget <= DFS_BUDGET {
         // (Kept from call to call: only the first `n` are read.)
         let flat = &mut scratch.flat;
-        let mut starts = [0usize; 17];
-        let mut within = [[0u16; DFS_BUDGET as usize + 1]; 16];
+        let mut starts = [0u16; 17];
+        // Per budget and target: the movers with an option covering it
+        // within that budget.
+        let mut who = [[0u32; 9]; DFS_BUDGET as usize + 1];
         let mut n = 0;
         let mut overflow = false;
         'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
-            starts[p] = n;
-            let w = &mut within[p];
-            // The options are sorted by cost.
-            for &(m, c) in entry.options(role, from).iter() {
-                if c > budget {
-                    break;
-                }
-                if m & need == 0 {
-                    continue;
-                }
-                if n == MAX_FLAT {
+            starts[p] = n as u16;
+            let start = n;
+            let what = Restricted::what(role, from, need, budget);
+            let slot = Restricted::slot(entry.generation, what);
+            let kept = &mut scratch.restricted[slot];
+            if kept.generation == entry.generation && kept.what == what {
+                let len = kept.len as usize;
+                if n + len > MAX_FLAT {
                     overflow = true;
                     break 'pieces;
                 }
-                flat[n] = (m & need, u16::from(c));
-                n += 1;
-                w[c as usize] |= m & need;
+                // (A copy of fixed size is cheaper; `flat` has the room.)
+                flat[n..n + RESTRICTED].copy_from_slice(&kept.options);
+                n += len;
+            } else {
+                let mut union = 0u16;
+                // The options are sorted by cost; an option whose needed
+                // targets a cheaper (or equal) one of the same piece covers
+                // too is never needed.
+                for &(m, c) in entry.options(role, from).iter() {
+                    if c > budget {
+                        break;
+                    }
+                    let m = m & need;
+                    // (Only an option within the union of those kept so far
+                    // may be dominated.)
+                    if m == 0 || m & !union == 0 && flat[start..n].iter().any(|o| o.0 & m == m) {
+                        continue;
+                    }
+                    union |= m;
+                    if n == MAX_FLAT {
+                        overflow = true;
+                        break 'pieces;
+                    }
+                    flat[n] = (m, c);
+                    n += 1;
+                }
+                if n - start <= RESTRICTED {
+                    kept.generation = entry.generation;
+                    kept.what = what;
+                    kept.len = (n - start) as u8;
+                    kept.options
+                        .copy_from_slice(&flat[start..start + RESTRICTED]);
+                }
             }
-            for b in 1..w.len() {
-                w[b] |= w[b - 1];
+            // (Cheapest first: a target counts at the least cost covering it,
+            // the higher budgets get it below.)
+            let mut seen = 0u16;
+            for &(m, c) in &flat[start..n] {
+                let mut bits = m & !seen;
+                seen |= m;
+                while bits != 0 {
+                    who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
+                    bits &= bits - 1;
+                }
             }
         }
-        starts[pieces] = n;
+        starts[pieces] = n as u16;
         if overflow {
             min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
         } else {
-            min_cover(
-                &flat[..n],
-                &starts[..=pieces],
-                &within[..pieces],
-                need,
-                0,
-                budget,
+            for b in 1..=budget as usize {
+                let (lower, this) = who.split_at_mut(b);
+                for (w, &l) in this[0][..count].iter_mut().zip(&lower[b - 1][..count]) {
+                    *w |= l;
+                }
+            }
+            let problem = Cover {
+                flat: &flat[..n],
+                starts: &starts[..=pieces],
+                who: &who,
                 limit,
-            )
+            };
+            if coverable(&who[budget as usize], need, limit.free(0)) {
+                min_cover(&problem, need, 0, budget)
+            } else {
+                FAR
+            }
         }
     } else {
         min_cover_dp(entry, &mut scratch.dp, movers, pieces, need, budget, limit)
@@ -957,9 +1125,6 @@ pub fn lower_bound_movable(
     }
 }
 
-/// Can pieces not in `used`, piece `p` spending `c` moves to cover
-/// `small[p][c]`, cover `uncovered` with at most `budget` moves in all?
-/// (Every needed target costs a mover at least one move.)
 /// At most `max` of the movers in `new_mask` may be used (a restricted search
 /// pass: pieces that have not moved yet and would start moving).
 #[derive(Clone, Copy)]
@@ -974,88 +1139,66 @@ impl Recruits {
         max: 0,
     };
 
-    /// May mover `p` be added to the movers in `used`?
+    /// The movers that may be added to those in `used`.
     #[inline]
-    fn allows(self, used: u32, p: usize) -> bool {
-        self.new_mask & (1 << p) == 0 || (used & self.new_mask).count_ones() < self.max
+    fn free(self, used: u32) -> u32 {
+        if (used & self.new_mask).count_ones() < self.max {
+            u32::MAX
+        } else {
+            !self.new_mask
+        }
     }
-}
-
-fn levels_cover(
-    small: &[[u16; 4]],
-    uncovered: u16,
-    used: u32,
-    budget: u8,
-    limit: Recruits,
-) -> bool {
-    if uncovered == 0 {
-        return true;
-    }
-    if budget == 0 {
-        return false;
-    }
-    let t = uncovered & uncovered.wrapping_neg();
-    small.iter().enumerate().any(|(p, l)| {
-        used & (1 << p) == 0
-            && limit.allows(used, p)
-            && (1..=budget as usize).any(|c| {
-                l[c] & t != 0
-                    && (c == budget as usize && l[c] & uncovered == uncovered
-                        || c < budget as usize
-                            && levels_cover(
-                                small,
-                                uncovered & !l[c],
-                                used | 1 << p,
-                                budget - c as u8,
-                                limit,
-                            ))
-            })
-    })
 }
 
 /// Room for the options of all movers gathered for [`min_cover`].
 const MAX_FLAT: usize = 256;
 
 /// Budgets up to this are solved by [`min_cover`], larger ones by
-/// [`min_cover_dp`].
-const DFS_BUDGET: u8 = 3;
+/// [`min_cover_dp`] (whose cost does not grow with the budget; the search's
+/// bounds have budgets up to about 6, where the depth-first search with its
+/// per-target piece masks is cheaper).
+const DFS_BUDGET: u8 = 6;
 
-/// The least total cost of options, at most one per piece (piece `p` owns
-/// `flat[starts[p]..starts[p + 1]]`, and `reach[p][b]` is the union of its
-/// options costing at most `b`; pieces in `used` are taken), covering
-/// `uncovered`, if it is at most `budget`; otherwise more than `budget`.
-/// Branches on the lowest uncovered target: some chosen option covers it.
-fn min_cover(
-    flat: &[(u16, u16)],
-    starts: &[usize],
-    reach: &[[u16; DFS_BUDGET as usize + 1]],
-    uncovered: u16,
-    used: u32,
-    budget: u8,
+/// The cover problem of [`min_cover`]: piece `p` owns the options
+/// `flat[starts[p]..starts[p + 1]]` (cheapest first), and `who[b][i]` holds
+/// the pieces with an option covering target `i` at a cost of at most `b`.
+struct Cover<'a> {
+    flat: &'a [(u16, u8)],
+    starts: &'a [u16],
+    who: &'a [[u32; 9]; DFS_BUDGET as usize + 1],
     limit: Recruits,
-) -> u8 {
-    if uncovered == 0 {
-        return 0;
-    }
-    // Every uncovered target needs some free piece able to cover it.
-    let mut avail = 0;
-    for (p, r) in reach.iter().enumerate() {
-        if used & (1 << p) == 0 && limit.allows(used, p) {
-            avail |= r[budget as usize];
+}
+
+/// Has every target in `uncovered` a piece in `free` among its pieces `who`?
+#[inline]
+fn coverable(who: &[u32; 9], uncovered: u16, free: u32) -> bool {
+    let mut rest = uncovered;
+    while rest != 0 {
+        if who[rest.trailing_zeros() as usize] & free == 0 {
+            return false;
         }
+        rest &= rest - 1;
     }
-    if uncovered & !avail != 0 {
-        return FAR;
-    }
-    let t = uncovered & uncovered.wrapping_neg();
+    true
+}
+
+/// The least total cost of options, at most one per piece (pieces in `used`
+/// are taken), covering `uncovered` (not empty), if it is at most `budget`;
+/// otherwise more than `budget`. Branches on the lowest uncovered target:
+/// some chosen option covers it. Every target in `uncovered` must have a
+/// free piece able to cover it within `budget` ([`coverable`]), which the
+/// caller checks (saving the call when it fails).
+fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
+    let free = !used & problem.limit.free(used);
+    let ti = uncovered.trailing_zeros() as usize;
+    let t = 1u16 << ti;
     let mut best = FAR;
-    for p in 0..starts.len() - 1 {
-        if used & (1 << p) != 0 || reach[p][budget as usize] & t == 0 || !limit.allows(used, p) {
-            continue;
-        }
-        // (Each piece's options are sorted by cost.)
-        for &(m, c) in &flat[starts[p]..starts[p + 1]] {
-            let c = c as u8;
+    let mut candidates = problem.who[budget as usize][ti] & free;
+    while candidates != 0 {
+        let p = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        let options = &problem.flat[problem.starts[p] as usize..problem.starts[p + 1] as usize];
+        for &(m, c) in options {
             // Only options strictly cheaper than the best so far matter.
             if c > budget || c >= best {
                 break;
@@ -1063,21 +1206,20 @@ fn min_cover(
             if m & t == 0 {
                 continue;
             }
-            let limit_left = budget.min(best - 1) - c;
-            let rest = if uncovered & !m == 0 {
+            let left = budget.min(best - 1) - c;
+            let others = uncovered & !m;
+            let rest = if others == 0 {
                 0
             } else {
-                min_cover(
-                    flat,
-                    starts,
-                    reach,
-                    uncovered & !m,
-                    used | 1 << p,
-                    limit_left,
-                    limit,
-                )
+                let used = used | 1 << p;
+                let free = !used & problem.limit.free(used);
+                if coverable(&problem.who[left as usize], others, free) {
+                    min_cover(problem, others, used, left)
+                } else {
+                    FAR
+                }
             };
-            if rest <= limit_left {
+            if rest <= left {
                 best = c + rest;
             }
         }

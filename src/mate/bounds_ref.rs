@@ -1070,6 +1070,7 @@ mod tests {
                     if left == 2 {
                         let old = LastTwo::new(&pos);
                         let new = bounds::LastTwo::new(&pos);
+                        let cached = bounds::LastTwo::new_cached(&pos, &mut new_cache);
                         for &mv in moves.iter() {
                             let movable = match rng.random_range(0..3) {
                                 0 => Bitboard::ALL,
@@ -1098,6 +1099,15 @@ mod tests {
                                 movable,
                             );
                             assert_eq!(got, want, "{} {mv:?}", fen::to_fen(&pos));
+                            let got = cached.may_mate_after_movable(
+                                &pos,
+                                &mut new_cache,
+                                args.0,
+                                args.1,
+                                args.2,
+                                movable,
+                            );
+                            assert_eq!(got, want, "{} {mv:?} (cached)", fen::to_fen(&pos));
                             filtered += u64::from(want);
                             checked += 1;
                         }

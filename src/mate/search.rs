@@ -232,7 +232,7 @@ impl<'a> Searcher<'a> {
         children.clear();
         let mut found = false;
         let mut outcome = None;
-        let last_two = (left == 2).then(|| bounds::LastTwo::new(pos));
+        let last_two = (left == 2).then(|| bounds::LastTwo::new_cached(pos, &mut self.bound_cache));
         // Under the Scottish rules a checking move ends the turn and is
         // tested at once, so the filter does not apply to it.
         let scottish_checks =
