@@ -258,10 +258,12 @@ fn make_safe(
     stop: &Arc<AtomicBool>,
     result: &mut SearchResult,
 ) {
-    // More threads check each turn faster; the budget is per thread.
+    // More threads check each turn faster, so more candidates fit in the
+    // time; the nodes per check stay (a bigger check measured worse: fewer
+    // candidates, bench/strength.md).
     let threads = limits.threads.max(1);
     let budget = SafetyBudget {
-        nodes_per_check: nodes_per_check.saturating_mul(threads as u64),
+        nodes_per_check,
         deadline: super::time::budget(limits).hard.map(|h| started + h),
         threads,
     };

@@ -50,7 +50,7 @@ const POLL_NODES: u64 = 64;
 pub const ROOT_MATE_NODES: u64 = 400_000;
 /// Default budget of the safety net's check of a turn (does the opponent
 /// mate after it?), in mate-finder nodes.
-pub const SAFETY_NODES: u64 = 200_000;
+pub const SAFETY_NODES: u64 = 400_000;
 /// Part of the time budget the search uses when the safety net runs after
 /// it, in percent.
 pub(crate) const SEARCH_TIME_SHARE: u32 = 60;
