@@ -436,13 +436,12 @@ mod tests {
             after.play(mv);
             grab.push(mv);
         }
-        // On one thread, and on two racing on each check (twice the nodes:
-        // the budget is per thread).
+        // On one thread, and on two racing on each check with the same
+        // nodes per check, as `levels::play` gives them.
         for threads in [1, 2] {
             let stop = Arc::new(AtomicBool::new(false));
             let table = MateTable::new(16);
             let budget = SafetyBudget {
-                nodes_per_check: budget().nodes_per_check * threads as u64,
                 threads,
                 ..budget()
             };
