@@ -21,7 +21,7 @@
 //! stand on are flights like empty ones.
 
 use crate::chess::attacks;
-use crate::chess::{Bitboard, Color, Position, Role, Square};
+use crate::chess::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 use std::sync::OnceLock;
 
 /// "Cannot": larger than any turn we search.
@@ -574,6 +574,22 @@ impl BoundCache {
         self.entries[i].as_mut().expect("entry made")
     }
 
+    /// The index of the entry for `key`, first trying `hint` (where it was
+    /// last time), which is updated.
+    #[inline]
+    fn entry_index_hinted(&mut self, key: Key, targets: &[Square], hint: &mut usize) -> usize {
+        let i = *hint;
+        if let Some(Some(e)) = self.entries.get_mut(i)
+            && e.key == key
+        {
+            self.tick = self.tick.wrapping_add(1);
+            e.used = self.tick;
+            return i;
+        }
+        *hint = self.entry_index(key, targets);
+        *hint
+    }
+
     fn entry_index(&mut self, key: Key, targets: &[Square]) -> usize {
         if self.entries.is_empty() {
             self.entries.resize_with(Self::SETS * Self::WAYS, || None);
@@ -1035,61 +1051,24 @@ pub fn lower_bound_movable(
         let mut who = [[0u32; 9]; DFS_BUDGET as usize + 1];
         let mut n = 0;
         let mut overflow = false;
-        'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
+        for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
             starts[p] = n as u16;
-            let start = n;
-            let what = Restricted::what(role, from, need, budget);
-            let slot = Restricted::slot(entry.generation, what);
-            let kept = &mut scratch.restricted[slot];
-            if kept.generation == entry.generation && kept.what == what {
-                let len = kept.len as usize;
-                if n + len > MAX_FLAT {
+            match gather(
+                entry,
+                &mut scratch.restricted,
+                flat,
+                n,
+                (role, from),
+                need,
+                budget,
+            ) {
+                Some(end) => {
+                    add_who(&mut who, &flat[n..end], p);
+                    n = end;
+                }
+                None => {
                     overflow = true;
-                    break 'pieces;
-                }
-                // (A copy of fixed size is cheaper; `flat` has the room.)
-                flat[n..n + RESTRICTED].copy_from_slice(&kept.options);
-                n += len;
-            } else {
-                let mut union = 0u16;
-                // The options are sorted by cost; an option whose needed
-                // targets a cheaper (or equal) one of the same piece covers
-                // too is never needed.
-                for &(m, c) in entry.options(role, from).iter() {
-                    if c > budget {
-                        break;
-                    }
-                    let m = m & need;
-                    // (Only an option within the union of those kept so far
-                    // may be dominated.)
-                    if m == 0 || m & !union == 0 && flat[start..n].iter().any(|o| o.0 & m == m) {
-                        continue;
-                    }
-                    union |= m;
-                    if n == MAX_FLAT {
-                        overflow = true;
-                        break 'pieces;
-                    }
-                    flat[n] = (m, c);
-                    n += 1;
-                }
-                if n - start <= RESTRICTED {
-                    kept.generation = entry.generation;
-                    kept.what = what;
-                    kept.len = (n - start) as u8;
-                    kept.options
-                        .copy_from_slice(&flat[start..start + RESTRICTED]);
-                }
-            }
-            // (Cheapest first: a target counts at the least cost covering it,
-            // the higher budgets get it below.)
-            let mut seen = 0u16;
-            for &(m, c) in &flat[start..n] {
-                let mut bits = m & !seen;
-                seen |= m;
-                while bits != 0 {
-                    who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
-                    bits &= bits - 1;
+                    break;
                 }
             }
         }
@@ -1122,6 +1101,447 @@ pub fn lower_bound_movable(
         cap + 1
     } else {
         (best as u32).saturating_sub(castling_slack)
+    }
+}
+
+/// Appends to `flat` from `n` the options of our `role` on `from` for
+/// [`min_cover`]: those within `budget`, restricted to the targets in `need`,
+/// without the ones a cheaper (or equal) option of the same piece covers
+/// too. Returns where they end, or `None` when `flat` is full. Kept lists
+/// are found in `restricted` (siblings in the search differ in one piece, so
+/// the others' lists are met again and again).
+#[inline]
+fn gather(
+    entry: &mut CacheEntry,
+    restricted: &mut [Restricted; RESTRICTED_SLOTS],
+    flat: &mut [(u16, u8); MAX_FLAT + RESTRICTED],
+    mut n: usize,
+    (role, from): (Role, Square),
+    need: u16,
+    budget: u8,
+) -> Option<usize> {
+    let start = n;
+    let what = Restricted::what(role, from, need, budget);
+    let slot = Restricted::slot(entry.generation, what);
+    let kept = &mut restricted[slot];
+    if kept.generation == entry.generation && kept.what == what {
+        let len = kept.len as usize;
+        if n + len > MAX_FLAT {
+            return None;
+        }
+        // (A copy of fixed size is cheaper; `flat` has the room.)
+        flat[n..n + RESTRICTED].copy_from_slice(&kept.options);
+        return Some(n + len);
+    }
+    let mut union = 0u16;
+    // The options are sorted by cost; an option whose needed targets a
+    // cheaper (or equal) one of the same piece covers too is never needed.
+    for &(m, c) in entry.options(role, from).iter() {
+        if c > budget {
+            break;
+        }
+        let m = m & need;
+        // (Only an option within the union of those kept so far may be
+        // dominated.)
+        if m == 0 || m & !union == 0 && flat[start..n].iter().any(|o| o.0 & m == m) {
+            continue;
+        }
+        union |= m;
+        if n == MAX_FLAT {
+            return None;
+        }
+        flat[n] = (m, c);
+        n += 1;
+    }
+    if n - start <= RESTRICTED {
+        kept.generation = entry.generation;
+        kept.what = what;
+        kept.len = (n - start) as u8;
+        kept.options
+            .copy_from_slice(&flat[start..start + RESTRICTED]);
+    }
+    Some(n)
+}
+
+/// Adds mover `p` with its gathered `options` (cheapest first) to the
+/// per-cost target masks: a target counts at the least cost covering it
+/// (the prefix over costs, done after, gives it to the higher budgets).
+#[inline]
+fn add_who(who: &mut [[u32; 9]; DFS_BUDGET as usize + 1], options: &[(u16, u8)], p: usize) {
+    let mut seen = 0u16;
+    for &(m, c) in options {
+        let mut bits = m & !seen;
+        seen |= m;
+        while bits != 0 {
+            who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// [`lower_bound_movable`] for the children of one node, which differ from
+/// it in one moved piece. What they share is prepared once, on the first
+/// child asked about: the targets, the cache entry, each of our pieces'
+/// cover now and within the cap, and the cover problem of the pieces as they
+/// stand (their options and per-target masks for [`min_cover`]). A child
+/// then costs its moved piece's levels and options, a pass over the kept
+/// pieces and the cover search, where the moved piece's old options are
+/// taken as used.
+///
+/// The values are those of [`lower_bound_movable`] on the child: a move
+/// that is not a capture, not a king move or castling, and leaves our
+/// castling slack as it was keeps the targets (the enemy pieces and our
+/// king stay), the excused flights and the cache key; the other pieces keep
+/// their squares, so their levels and options are the parent's. The
+/// prepared options are restricted to the targets not covered now by two
+/// pieces (a superset of every child's needed targets, since one moved piece
+/// uncovers only what it alone covered): the cover search's value is the
+/// same with options that cover more than needed, and does not depend on
+/// the order of the movers (the moved piece comes last here). Other moves,
+/// more than [`MAX_MOVERS`] pieces and budgets beyond [`DFS_BUDGET`] take
+/// [`lower_bound_movable`] itself.
+pub struct ChildBounds {
+    /// Prepared (for the node since the last [`ChildBounds::reset`])?
+    ready: bool,
+    /// May children take the prepared way?
+    fast: bool,
+    cap: u32,
+    key: Key,
+    targets: [Square; 9],
+    count: usize,
+    full: u16,
+    level: usize,
+    budget: u8,
+    castling_slack: u32,
+    /// Our castling rights' bits.
+    rights: u8,
+    /// Where the cache entry was found last.
+    hint: usize,
+    /// Our pieces: square, role, targets covered now and within the cap,
+    /// and the mover index (`NOT_MOVER`: none; it covers nothing more
+    /// within the cap than it does now).
+    pieces: [(Square, Role, u16, u16, u8); MAX_MOVERS as usize],
+    len: usize,
+    /// Pieces with a mover index (the moved piece gets the next one).
+    movers: usize,
+    /// The movers' options (see [`Prepared`]), made on the first child
+    /// that needs a cover search.
+    prepared: Option<Box<Prepared>>,
+    prepared_ok: bool,
+}
+
+/// "Not a mover" in [`ChildBounds::pieces`].
+const NOT_MOVER: u8 = u8::MAX;
+
+/// The cover problem of a node's children without the moved piece: every
+/// mover's options (`flat`, `starts`) and the per-cost target masks (`who`,
+/// prefixed over costs).
+struct Prepared {
+    /// More options than `flat` holds: the children take the full way.
+    overflow: bool,
+    /// The movers' options end here; a child appends its moved piece's.
+    n: usize,
+    flat: [(u16, u8); FRONT + MAX_FLAT + RESTRICTED],
+    starts: [u16; MAX_MOVERS as usize + 2],
+    who: [[u32; 9]; DFS_BUDGET as usize + 1],
+}
+
+/// Room before the movers' options in [`Prepared::flat`] for the moved
+/// piece's, which come first (mover 0): the cover search tries the pieces in
+/// their order, and the moved piece is the likeliest to be in a cheap cover.
+const FRONT: usize = 64;
+
+impl Default for ChildBounds {
+    fn default() -> ChildBounds {
+        ChildBounds {
+            ready: false,
+            fast: false,
+            cap: 0,
+            key: (Square(0), 0, Color::White, 0),
+            targets: [Square(0); 9],
+            count: 0,
+            full: 0,
+            level: 0,
+            budget: 0,
+            castling_slack: 0,
+            rights: 0,
+            hint: usize::MAX,
+            pieces: [(Square(0), Role::Pawn, 0, 0, NOT_MOVER); MAX_MOVERS as usize],
+            len: 0,
+            movers: 0,
+            prepared: None,
+            prepared_ok: false,
+        }
+    }
+}
+
+impl ChildBounds {
+    /// Forgets the node prepared for: the next child asked about belongs to
+    /// a new one.
+    #[inline]
+    pub fn reset(&mut self) {
+        self.ready = false;
+    }
+
+    /// [`lower_bound_movable`]`(child, cap, cache, movable, recruits)`, where
+    /// `child` is `parent` after `mv`, with the turn not ended (the same
+    /// side still to move). Every child asked about between two
+    /// [`ChildBounds::reset`]s must come from the same `parent`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bound(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        mv: Move,
+        cap: u32,
+        cache: &mut BoundCache,
+        movable: Bitboard,
+        recruits: u32,
+    ) -> u32 {
+        let (from, to) = (mv.from(), mv.to());
+        let role = match mv.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => parent.piece_at(from).map(|p| p.role),
+            MoveKind::Promotion(role) => Some(role),
+            MoveKind::Castle | MoveKind::EnPassant => None,
+        };
+        let Some(role) = role.filter(|&r| r != Role::King && parent.piece_at(to).is_none()) else {
+            return lower_bound_movable(child, cap, cache, movable, recruits);
+        };
+        if !self.ready || self.cap != cap {
+            self.prepare(parent, cap, cache);
+        }
+        if !self.fast
+            || u32::from(child.castling_rights() & self.rights != 0) != self.castling_slack
+        {
+            return lower_bound_movable(child, cap, cache, movable, recruits);
+        }
+        let index = cache.entry_index_hinted(self.key, &self.targets[..self.count], &mut self.hint);
+        let (entry, scratch) = cache.entry_and_scratch(index);
+        // The moved piece on `to`, then the others as the parent has them.
+        let l = entry.levels(role, to);
+        let moved_now = l[0];
+        let moved_fixed = !movable.contains(to);
+        let moved_later = if !moved_fixed || recruits > 0 {
+            l[self.level] & !moved_now
+        } else {
+            0
+        };
+        let mut free = moved_now;
+        let mut reachable = moved_now | moved_later;
+        // The movers kept (bits of mover indices), and those that would be
+        // recruits.
+        let mut keep: u32 = 0;
+        let mut new_mask: u32 = 0;
+        for &(sq, _, now, upto, mover) in &self.pieces[..self.len] {
+            if sq == from {
+                continue;
+            }
+            free |= now;
+            let fixed = !movable.contains(sq);
+            let later = if !fixed || recruits > 0 {
+                upto & !now
+            } else {
+                0
+            };
+            reachable |= now | later;
+            if later != 0 {
+                keep |= 1 << mover;
+                if fixed {
+                    new_mask |= 1 << mover;
+                }
+            }
+        }
+        if reachable != self.full {
+            return cap + 1;
+        }
+        let moved = self.movers;
+        // (Mover indices in the cover problem: the moved piece 0, the others
+        // one up.)
+        new_mask <<= 1;
+        if moved_later != 0 && moved_fixed {
+            new_mask |= 1;
+        }
+        let limit = if new_mask.count_ones() <= recruits || recruits as usize >= MAX_LAYERS {
+            Recruits::NONE
+        } else {
+            Recruits {
+                new_mask,
+                max: recruits,
+            }
+        };
+        let need = self.full & !free;
+        if need == 0 {
+            return 0;
+        }
+        let budget = self.budget;
+        if !self.prepared_ok {
+            self.prepared_ok = true;
+            self.build(entry, &mut scratch.restricted);
+        }
+        let Some(prep) = self.prepared.as_deref_mut().filter(|p| !p.overflow) else {
+            return lower_bound_movable(child, cap, cache, movable, recruits);
+        };
+        // The movers not kept (the moved piece's old self among them) count
+        // as used from the start: the search never takes them, and they are
+        // no recruits. The moved piece is mover 0, the others follow.
+        let used = !(keep << 1) & ((2 << moved) - 2);
+        let mut who = prep.who;
+        let mut start = FRONT;
+        if moved_later != 0 {
+            let Some(end) = gather(
+                entry,
+                &mut scratch.restricted,
+                &mut scratch.flat,
+                0,
+                (role, to),
+                need,
+                budget,
+            )
+            .filter(|&end| end <= FRONT) else {
+                return lower_bound_movable(child, cap, cache, movable, recruits);
+            };
+            start = FRONT - end;
+            prep.flat[start..FRONT].copy_from_slice(&scratch.flat[..end]);
+            // (Cheapest first: a target counts from the least cost
+            // covering it on.)
+            let mut seen = 0u16;
+            for &(m, c) in &scratch.flat[..end] {
+                let mut bits = m & !seen;
+                seen |= m;
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    for row in &mut who[c as usize..=budget as usize] {
+                        row[i] |= 1;
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
+        prep.starts[0] = start as u16;
+        let problem = Cover {
+            flat: &prep.flat[..prep.n],
+            starts: &prep.starts[..=moved + 1],
+            who: &who,
+            limit,
+        };
+        let best = if coverable(&who[budget as usize], need, !used & limit.free(used)) {
+            min_cover(&problem, need, used, budget)
+        } else {
+            FAR
+        };
+        if best > budget {
+            cap + 1
+        } else {
+            (best as u32).saturating_sub(self.castling_slack)
+        }
+    }
+
+    /// Gathers the movers' options, restricted to the targets not covered
+    /// now by two of our pieces.
+    #[cold]
+    #[inline(never)]
+    fn build(&mut self, entry: &mut CacheEntry, restricted: &mut [Restricted; RESTRICTED_SLOTS]) {
+        let prep = self.prepared.get_or_insert_with(|| {
+            Box::new(Prepared {
+                overflow: false,
+                n: 0,
+                flat: [(0, 0); FRONT + MAX_FLAT + RESTRICTED],
+                starts: [0; MAX_MOVERS as usize + 2],
+                who: [[0; 9]; DFS_BUDGET as usize + 1],
+            })
+        });
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &(_, _, now, _, _) in &self.pieces[..self.len] {
+            twice |= once & now;
+            once |= now;
+        }
+        let wanted = self.full & !twice;
+        prep.overflow = false;
+        prep.who = [[0; 9]; DFS_BUDGET as usize + 1];
+        let mut n = 0;
+        let (_, flat) = prep.flat.split_at_mut(FRONT);
+        let flat: &mut [(u16, u8); MAX_FLAT + RESTRICTED] = flat.try_into().expect("sizes");
+        for &(sq, role, _, _, mover) in &self.pieces[..self.len] {
+            if mover == NOT_MOVER {
+                continue;
+            }
+            prep.starts[mover as usize + 1] = (FRONT + n) as u16;
+            match gather(entry, restricted, flat, n, (role, sq), wanted, self.budget) {
+                Some(end) => {
+                    add_who(&mut prep.who, &flat[n..end], mover as usize + 1);
+                    n = end;
+                }
+                None => {
+                    prep.overflow = true;
+                    return;
+                }
+            }
+        }
+        prep.starts[self.movers + 1] = (FRONT + n) as u16;
+        prep.n = FRONT + n;
+        for b in 1..=self.budget as usize {
+            let (lower, this) = prep.who.split_at_mut(b);
+            for (w, &l) in this[0].iter_mut().zip(&lower[b - 1]) {
+                *w |= l;
+            }
+        }
+    }
+
+    /// Prepares for the children of `pos` with `cap` moves left to them.
+    #[cold]
+    #[inline(never)]
+    fn prepare(&mut self, pos: &Position, cap: u32, cache: &mut BoundCache) {
+        self.ready = true;
+        self.cap = cap;
+        self.fast = false;
+        self.prepared_ok = false;
+        let us = pos.side_to_move();
+        self.rights = if us == Color::White { 3 } else { 12 };
+        self.castling_slack = u32::from(pos.castling_rights() & self.rights != 0);
+        let budget = (cap + self.castling_slack).min(FAR as u32 - 1) as u8;
+        if pos.color_bb(us).count() > MAX_MOVERS || budget > DFS_BUDGET {
+            return;
+        }
+        self.fast = true;
+        self.budget = budget;
+        // (As in `lower_bound_movable`.)
+        let them = us.other();
+        let eksq = pos.king_square(them);
+        let mut flights = attacks::king(eksq) & !pos.color_bb(them);
+        let first_move_may_check = pos
+            .rules()
+            .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
+        if !first_move_may_check {
+            flights &= !excused_flights(pos, us, eksq, cap);
+        }
+        self.targets[0] = eksq;
+        self.count = 1;
+        for f in flights {
+            self.targets[self.count] = f;
+            self.count += 1;
+        }
+        self.full = (1 << self.count) - 1;
+        self.key = (eksq, flights.0 | eksq.bb().0, us, self.castling_slack as u8);
+        self.level = (cap as usize).min(LEVELS - 1);
+        let index = cache.entry_index_hinted(self.key, &self.targets[..self.count], &mut self.hint);
+        let (entry, _) = cache.entry_and_scratch(index);
+        self.len = 0;
+        self.movers = 0;
+        for from in pos.color_bb(us) {
+            let Some(piece) = pos.piece_at(from) else {
+                continue;
+            };
+            let l = entry.levels(piece.role, from);
+            let (now, upto) = (l[0], l[self.level]);
+            let mover = if upto & !now != 0 {
+                self.movers += 1;
+                (self.movers - 1) as u8
+            } else {
+                NOT_MOVER
+            };
+            self.pieces[self.len] = (from, piece.role, now, upto, mover);
+            self.len += 1;
+        }
     }
 }
 

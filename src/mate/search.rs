@@ -94,6 +94,8 @@ pub(crate) struct Searcher<'a> {
     children: Vec<Vec<Child>>,
     /// Piece options for the move budget bound.
     bound_cache: bounds::BoundCache,
+    /// Per ply: the children's bounds, prepared once per node.
+    child_bounds: Vec<bounds::ChildBounds>,
     /// With `Some`: a restricted pass, where only a few pieces may move.
     pub few: Option<Few>,
     /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
@@ -184,6 +186,7 @@ impl<'a> Searcher<'a> {
             budget_end: u64::MAX,
             children: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
+            child_bounds: Vec::new(),
             few: None,
             bound_memo: Vec::new(),
         }
@@ -230,6 +233,10 @@ impl<'a> Searcher<'a> {
         }
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
+        if self.child_bounds.len() <= ply {
+            self.child_bounds.resize_with(ply + 1, Default::default);
+        }
+        self.child_bounds[ply].reset();
         let mut found = false;
         let mut outcome = None;
         let last_two = (left == 2).then(|| bounds::LastTwo::new_cached(pos, &mut self.bound_cache));
@@ -313,8 +320,10 @@ impl<'a> Searcher<'a> {
                 let need = match memo {
                     Some(need) => need,
                     None => {
-                        let need = bounds::lower_bound_movable(
+                        let need = self.child_bounds[ply].bound(
+                            pos,
                             &child,
+                            mv,
                             left - 1,
                             &mut self.bound_cache,
                             next_few.map_or(Bitboard::ALL, |f| f.moved),
