@@ -1298,22 +1298,35 @@ impl ChildBounds {
         movable: Bitboard,
         recruits: u32,
     ) -> u32 {
+        self.bound_from_parent(parent, mv, cap, cache, movable, recruits)
+            .unwrap_or_else(|| lower_bound_movable(child, cap, cache, movable, recruits))
+    }
+
+    /// [`ChildBounds::bound`] without the child: `None` when it takes
+    /// [`lower_bound_movable`] on the child (see the type's text).
+    pub fn bound_from_parent(
+        &mut self,
+        parent: &Position,
+        mv: Move,
+        cap: u32,
+        cache: &mut BoundCache,
+        movable: Bitboard,
+        recruits: u32,
+    ) -> Option<u32> {
         let (from, to) = (mv.from(), mv.to());
         let role = match mv.kind() {
             MoveKind::Normal | MoveKind::DoublePush => parent.piece_at(from).map(|p| p.role),
             MoveKind::Promotion(role) => Some(role),
             MoveKind::Castle | MoveKind::EnPassant => None,
         };
-        let Some(role) = role.filter(|&r| r != Role::King && parent.piece_at(to).is_none()) else {
-            return lower_bound_movable(child, cap, cache, movable, recruits);
-        };
+        let role = role.filter(|&r| r != Role::King && parent.piece_at(to).is_none())?;
         if !self.ready || self.cap != cap {
             self.prepare(parent, cap, cache);
         }
         if !self.fast
-            || u32::from(child.castling_rights() & self.rights != 0) != self.castling_slack
+            || u32::from(parent.castling_after(mv) & self.rights != 0) != self.castling_slack
         {
-            return lower_bound_movable(child, cap, cache, movable, recruits);
+            return None;
         }
         let index = cache.entry_index_hinted(self.key, &self.targets[..self.count], &mut self.hint);
         let (entry, scratch) = cache.entry_and_scratch(index);
@@ -1352,7 +1365,7 @@ impl ChildBounds {
             }
         }
         if reachable != self.full {
-            return cap + 1;
+            return Some(cap + 1);
         }
         let moved = self.movers;
         // (Mover indices in the cover problem: the moved piece 0, the others
@@ -1371,16 +1384,14 @@ impl ChildBounds {
         };
         let need = self.full & !free;
         if need == 0 {
-            return 0;
+            return Some(0);
         }
         let budget = self.budget;
         if !self.prepared_ok {
             self.prepared_ok = true;
             self.build(entry, &mut scratch.restricted);
         }
-        let Some(prep) = self.prepared.as_deref_mut().filter(|p| !p.overflow) else {
-            return lower_bound_movable(child, cap, cache, movable, recruits);
-        };
+        let prep = self.prepared.as_deref_mut().filter(|p| !p.overflow)?;
         // The movers not kept (the moved piece's old self among them) count
         // as used from the start: the search never takes them, and they are
         // no recruits. The moved piece is mover 0, the others follow.
@@ -1388,7 +1399,8 @@ impl ChildBounds {
         let mut who = prep.who;
         let mut start = FRONT;
         if moved_later != 0 {
-            let Some(end) = gather(
+            // (More options than the room in front: the full way.)
+            let end = gather(
                 entry,
                 &mut scratch.restricted,
                 &mut scratch.flat,
@@ -1397,9 +1409,7 @@ impl ChildBounds {
                 need,
                 budget,
             )
-            .filter(|&end| end <= FRONT) else {
-                return lower_bound_movable(child, cap, cache, movable, recruits);
-            };
+            .filter(|&end| end <= FRONT)?;
             start = FRONT - end;
             prep.flat[start..FRONT].copy_from_slice(&scratch.flat[..end]);
             // (Cheapest first: a target counts from the least cost
@@ -1429,11 +1439,11 @@ impl ChildBounds {
         } else {
             FAR
         };
-        if best > budget {
+        Some(if best > budget {
             cap + 1
         } else {
             (best as u32).saturating_sub(self.castling_slack)
-        }
+        })
     }
 
     /// Gathers the movers' options, restricted to the targets not covered

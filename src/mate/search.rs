@@ -276,6 +276,25 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
+            // A quiet move's child (the most common) is looked up and
+            // bounded before it is played: most children are pruned there.
+            if left > 2
+                && let Some(key) = pos.key_after_quiet(mv)
+            {
+                self.unflushed += 1;
+                let mut played = None;
+                let Some(need) = self.child_need(pos, mv, key, None, &mut played, left, next_few)
+                else {
+                    continue;
+                };
+                let child = played.unwrap_or_else(|| {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    child
+                });
+                children.push((need, closeness(pos, mv), mv, child, next_few));
+                continue;
+            }
             let mut child = pos.clone();
             let effect = child.play(mv);
             self.unflushed += 1;
@@ -299,46 +318,18 @@ impl<'a> Searcher<'a> {
             let need = if left == 2 {
                 1
             } else {
-                // The bound of a child met before (in an earlier round, or
-                // by another move order) is remembered: the key covers the
-                // position and the restriction. A remembered bound over the
-                // budget saves the table probes too.
-                let key = next_few.map_or(child.key(), |f| f.key(child.key()));
-                let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
-                let memo = match self.bound_memo.get(slot) {
-                    Some(&(k, need)) if k == key => Some(need),
-                    _ => None,
-                };
-                if memo.is_some_and(|need| need > left - 1) {
-                    continue;
-                }
-                if self.shared.tt.proved_none(child.key())
-                    || next_few.is_some() && self.shared.tt.proved_none(key)
-                {
-                    continue;
-                }
-                let need = match memo {
+                match self.child_need(
+                    pos,
+                    mv,
+                    child.key(),
+                    Some(&child),
+                    &mut None,
+                    left,
+                    next_few,
+                ) {
                     Some(need) => need,
-                    None => {
-                        let need = self.child_bounds[ply].bound(
-                            pos,
-                            &child,
-                            mv,
-                            left - 1,
-                            &mut self.bound_cache,
-                            next_few.map_or(Bitboard::ALL, |f| f.moved),
-                            next_few.map_or(0, |f| f.limit - f.count),
-                        );
-                        if let Some(e) = self.bound_memo.get_mut(slot) {
-                            *e = (key, need);
-                        }
-                        need
-                    }
-                };
-                if need > left - 1 {
-                    continue;
+                    None => continue,
                 }
-                need
             };
             children.push((need, closeness(pos, mv), mv, child, next_few));
         }
@@ -385,6 +376,85 @@ impl<'a> Searcher<'a> {
             Some(f) => self.shared.tt.store_none(f.key(pos.key())),
         }
         Outcome::NoMate
+    }
+
+    /// The bound of the child of `pos` after `mv` (its key `key`, `left - 1`
+    /// moves left to it, the pass restriction `next_few`), or `None` when the
+    /// memo, the table or the bound prunes it. `child` is the child if it
+    /// was played; if not and the bound needs it, it is played into `played`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child_need(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        key: u64,
+        child: Option<&Position>,
+        played: &mut Option<Position>,
+        left: u32,
+        next_few: Option<Few>,
+    ) -> Option<u32> {
+        // The bound of a child met before (in an earlier round, or by
+        // another move order) is remembered: the key covers the position
+        // and the restriction. A remembered bound over the budget saves the
+        // table probes too.
+        let few_key = next_few.map_or(key, |f| f.key(key));
+        let slot = (few_key as usize) & self.bound_memo.len().wrapping_sub(1);
+        let memo = match self.bound_memo.get(slot) {
+            Some(&(k, need)) if k == few_key => Some(need),
+            _ => None,
+        };
+        if memo.is_some_and(|need| need > left - 1) {
+            return None;
+        }
+        if self.shared.tt.proved_none(key)
+            || next_few.is_some() && self.shared.tt.proved_none(few_key)
+        {
+            return None;
+        }
+        let need = match memo {
+            Some(need) => need,
+            None => {
+                let (cap, movable, recruits) = (
+                    left - 1,
+                    next_few.map_or(Bitboard::ALL, |f| f.moved),
+                    next_few.map_or(0, |f| f.limit - f.count),
+                );
+                let ply = self.line.len();
+                let need = match self.child_bounds[ply].bound_from_parent(
+                    pos,
+                    mv,
+                    cap,
+                    &mut self.bound_cache,
+                    movable,
+                    recruits,
+                ) {
+                    Some(need) => need,
+                    None => {
+                        let child = match child {
+                            Some(child) => child,
+                            None => played.insert({
+                                let mut child = pos.clone();
+                                child.play(mv);
+                                child
+                            }),
+                        };
+                        bounds::lower_bound_movable(
+                            child,
+                            cap,
+                            &mut self.bound_cache,
+                            movable,
+                            recruits,
+                        )
+                    }
+                };
+                if let Some(e) = self.bound_memo.get_mut(slot) {
+                    *e = (few_key, need);
+                }
+                need
+            }
+        };
+        (need < left).then_some(need)
     }
 
     /// The last move of the turn: only a checking move can mate.
