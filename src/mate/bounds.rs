@@ -1620,7 +1620,22 @@ fn coverable(who: &[u32; 9], uncovered: u16, free: u32) -> bool {
 /// caller checks (saving the call when it fails).
 fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
     let free = !used & problem.limit.free(used);
-    let ti = uncovered.trailing_zeros() as usize;
+    // Branch on the target with the fewest pieces able to cover it (some
+    // chosen option covers every target, so any target gives an exact
+    // search; the most constrained one gives the smallest).
+    let row = &problem.who[budget as usize];
+    let mut ti = uncovered.trailing_zeros() as usize;
+    let mut fewest = (row[ti] & free).count_ones();
+    let mut rest = uncovered & (uncovered - 1);
+    while rest != 0 && fewest > 1 {
+        let i = rest.trailing_zeros() as usize;
+        let k = (row[i] & free).count_ones();
+        if k < fewest {
+            fewest = k;
+            ti = i;
+        }
+        rest &= rest - 1;
+    }
     let t = 1u16 << ti;
     let mut best = FAR;
     let mut candidates = problem.who[budget as usize][ti] & free;
