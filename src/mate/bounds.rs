@@ -1224,6 +1224,17 @@ pub struct ChildBounds {
     len: usize,
     /// Pieces with a mover index (the moved piece gets the next one).
     movers: usize,
+    /// Per square: the index in `pieces` of our piece there.
+    at: [u8; 64],
+    ours: Bitboard,
+    /// The mover indices in use.
+    all_movers: u32,
+    /// The targets our pieces cover now, and within the cap: by at least
+    /// one and by at least two of them.
+    once_now: u16,
+    twice_now: u16,
+    once_upto: u16,
+    twice_upto: u16,
     /// The movers' options (see [`Prepared`]), made on the first child
     /// that needs a cover search.
     prepared: Option<Box<Prepared>>,
@@ -1269,6 +1280,13 @@ impl Default for ChildBounds {
             pieces: [(Square(0), Role::Pawn, 0, 0, NOT_MOVER); MAX_MOVERS as usize],
             len: 0,
             movers: 0,
+            at: [0; 64],
+            ours: Bitboard::EMPTY,
+            all_movers: 0,
+            once_now: 0,
+            twice_now: 0,
+            once_upto: 0,
+            twice_upto: 0,
             prepared: None,
             prepared_ok: false,
         }
@@ -1339,30 +1357,48 @@ impl ChildBounds {
         } else {
             0
         };
-        let mut free = moved_now;
-        let mut reachable = moved_now | moved_later;
+        // The others' cover: a target is still covered now (or within the
+        // cap) without the moved piece if two pieces cover it or one other
+        // than it.
+        let piece = self.at[from.index()] as usize;
+        let (_, _, old_now, old_upto, old_mover) = self.pieces[piece];
+        let old_bit = if old_mover == NOT_MOVER {
+            0
+        } else {
+            1u32 << old_mover
+        };
+        let free = moved_now | self.twice_now | (self.once_now & !old_now);
+        let others_now = self.twice_now | (self.once_now & !old_now);
         // The movers kept (bits of mover indices), and those that would be
         // recruits.
-        let mut keep: u32 = 0;
-        let mut new_mask: u32 = 0;
-        for &(sq, _, now, upto, mover) in &self.pieces[..self.len] {
-            if sq == from {
-                continue;
-            }
-            free |= now;
-            let fixed = !movable.contains(sq);
-            let later = if !fixed || recruits > 0 {
-                upto & !now
-            } else {
-                0
-            };
-            reachable |= now | later;
-            if later != 0 {
-                keep |= 1 << mover;
-                if fixed {
-                    new_mask |= 1 << mover;
+        let (reachable, keep, mut new_mask): (u16, u32, u32);
+        if movable == Bitboard::ALL || recruits > 0 {
+            // Every other piece may move.
+            reachable = moved_now | moved_later | self.twice_upto | (self.once_upto & !old_upto);
+            keep = self.all_movers & !old_bit;
+            new_mask = 0;
+            if movable != Bitboard::ALL {
+                for sq in self.ours & !movable & !from.bb() {
+                    let mover = self.pieces[self.at[sq.index()] as usize].4;
+                    if mover != NOT_MOVER {
+                        new_mask |= 1 << mover;
+                    }
                 }
             }
+        } else {
+            // Only the other pieces on `movable` may move.
+            let mut r = moved_now | moved_later | others_now;
+            let mut k = 0u32;
+            for sq in self.ours & movable & !from.bb() {
+                let (_, _, _, upto, mover) = self.pieces[self.at[sq.index()] as usize];
+                r |= upto;
+                if mover != NOT_MOVER {
+                    k |= 1 << mover;
+                }
+            }
+            reachable = r;
+            keep = k;
+            new_mask = 0;
         }
         if reachable != self.full {
             return Some(cap + 1);
@@ -1537,6 +1573,13 @@ impl ChildBounds {
         let (entry, _) = cache.entry_and_scratch(index);
         self.len = 0;
         self.movers = 0;
+        self.ours = pos.color_bb(us);
+        (
+            self.once_now,
+            self.twice_now,
+            self.once_upto,
+            self.twice_upto,
+        ) = (0, 0, 0, 0);
         for from in pos.color_bb(us) {
             let Some(piece) = pos.piece_at(from) else {
                 continue;
@@ -1550,8 +1593,14 @@ impl ChildBounds {
                 NOT_MOVER
             };
             self.pieces[self.len] = (from, piece.role, now, upto, mover);
+            self.at[from.index()] = self.len as u8;
             self.len += 1;
+            self.twice_now |= self.once_now & now;
+            self.once_now |= now;
+            self.twice_upto |= self.once_upto & upto;
+            self.once_upto |= upto;
         }
+        self.all_movers = (1 << self.movers) - 1;
     }
 }
 
