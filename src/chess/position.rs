@@ -440,17 +440,16 @@ impl Position {
     }
 
     /// The key [`Position::play`] would give after `mv` when the move is
-    /// quiet in every way the key sees: not a capture, castling or en
-    /// passant, our castling rights stay, the turn goes on, and the rules do
-    /// not end a turn with check (so no move before the last ends it).
-    /// Otherwise `None`. Lets a search look its child up in its tables before
-    /// playing the move.
+    /// simple in every way the key sees: not castling or en passant, the
+    /// castling rights stay, the turn goes on, and the rules do not end a
+    /// turn with check (so no move before the last ends it). Otherwise
+    /// `None`. Lets a search look its child up in its tables before playing
+    /// the move.
     #[inline]
-    pub fn key_after_quiet(&self, mv: Move) -> Option<u64> {
+    pub fn key_after(&self, mv: Move) -> Option<u64> {
         let (from, to) = (mv.from(), mv.to());
         if self.rules.check_ends_turn()
             || self.moves_made + 1 >= self.turn_length
-            || self.board[to.index()].is_some()
             || self.castling_after(mv) != self.castling
         {
             return None;
@@ -482,7 +481,15 @@ impl Position {
         for sq in self.ep {
             old ^= zobrist::en_passant(sq);
         }
-        Some(self.key ^ zobrist::piece(moving, from) ^ zobrist::piece(placed, to) ^ old ^ state)
+        let captured = self.board[to.index()].map_or(0, |p| zobrist::piece(p, to));
+        Some(
+            self.key
+                ^ zobrist::piece(moving, from)
+                ^ zobrist::piece(placed, to)
+                ^ captured
+                ^ old
+                ^ state,
+        )
     }
 
     /// Our double steps of this turn that stay open to the opponent: the pawn
@@ -558,14 +565,14 @@ mod tests {
     }
 
     #[test]
-    fn key_after_a_quiet_move_is_the_played_key() {
+    fn key_after_a_move_is_the_played_key() {
         let mut quiet = 0;
         for (seed, rules) in [(6, Rules::Italian), (7, Rules::Scottish), (8, Rules::Chess)] {
             for pos in crate::chess::random_game_positions(rules, 60, 24, seed) {
                 for &mv in legal_moves(&pos).iter() {
                     let mut child = pos.clone();
                     child.play(mv);
-                    if let Some(key) = pos.key_after_quiet(mv) {
+                    if let Some(key) = pos.key_after(mv) {
                         assert_eq!(key, child.key(), "{pos} {mv:?}");
                         quiet += 1;
                     }

@@ -165,17 +165,12 @@ fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
 /// ask whether our king could stand behind the enemy king on the line of an
 /// enemy slider by the end of the turn).
 fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u32) -> Bitboard {
-    let them = us.other();
     let ours = pos.king_square(us);
     let castle_bonus =
         u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
     let radius = moves + castle_bonus;
-    let rq = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
-    let bq = pos.pieces(them, Role::Bishop) | pos.pieces(them, Role::Queen);
-    let sliders =
-        (attacks::rook(eksq, Bitboard::EMPTY) & rq) | (attacks::bishop(eksq, Bitboard::EMPTY) & bq);
     let mut excused = Bitboard::EMPTY;
-    for s in sliders {
+    for s in excusing_sliders(pos, us, eksq) {
         let line = attacks::line(s, eksq);
         let behind = line
             .into_iter()
@@ -185,6 +180,15 @@ fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u32) -> Bitbo
         }
     }
     excused
+}
+
+/// The enemy sliders on a line through the enemy king (on an empty
+/// board): the only pieces [`excused_flights`] looks at.
+fn excusing_sliders(pos: &Position, us: Color, eksq: Square) -> Bitboard {
+    let them = us.other();
+    let rq = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
+    let bq = pos.pieces(them, Role::Bishop) | pos.pieces(them, Role::Queen);
+    (attacks::rook(eksq, Bitboard::EMPTY) & rq) | (attacks::bishop(eksq, Bitboard::EMPTY) & bq)
 }
 
 #[inline]
@@ -1189,17 +1193,19 @@ fn add_who(who: &mut [[u32; 9]; DFS_BUDGET as usize + 1], options: &[(u16, u8)],
 /// taken as used.
 ///
 /// The values are those of [`lower_bound_movable`] on the child: a move
-/// that is not a capture, not a king move or castling, and leaves our
-/// castling slack as it was keeps the targets (the enemy pieces and our
-/// king stay), the excused flights and the cache key; the other pieces keep
-/// their squares, so their levels and options are the parent's. The
-/// prepared options are restricted to the targets not covered now by two
-/// pieces (a superset of every child's needed targets, since one moved piece
-/// uncovers only what it alone covered): the cover search's value is the
-/// same with options that cover more than needed, and does not depend on
-/// the order of the movers (the moved piece comes last here). Other moves,
-/// more than [`MAX_MOVERS`] pieces and budgets beyond [`DFS_BUDGET`] take
-/// [`lower_bound_movable`] itself.
+/// that is not castling or en passant, captures nothing next to the enemy
+/// king nor an enemy slider on its lines, moves our king only when no such
+/// slider could excuse a flight, and leaves our castling slack as it was
+/// keeps the targets (the enemy king's open neighbours), the excused
+/// flights and the cache key; the other pieces keep their squares, so their
+/// levels and options are the parent's. The prepared options are restricted
+/// to the targets not covered now by two pieces (a superset of every child's
+/// needed targets, since one moved piece uncovers only what it alone
+/// covered): the cover search's value is the same with options that cover
+/// more than needed, and does not depend on the order of the movers (the
+/// moved piece comes first here). Other moves, more than [`MAX_MOVERS`]
+/// pieces and budgets beyond [`DFS_BUDGET`] take [`lower_bound_movable`]
+/// itself.
 pub struct ChildBounds {
     /// Prepared (for the node since the last [`ChildBounds::reset`])?
     ready: bool,
@@ -1215,6 +1221,12 @@ pub struct ChildBounds {
     castling_slack: u32,
     /// Our castling rights' bits.
     rights: u8,
+    /// Squares where a capture changes the targets (next to the enemy king)
+    /// or the excused flights (an enemy slider they look at).
+    unsettled: Bitboard,
+    /// Do the excused flights stay when our king moves (none are looked
+    /// for, or no enemy slider could excuse one)?
+    king_settled: bool,
     /// Where the cache entry was found last.
     hint: usize,
     /// Our pieces: square, role, targets covered now and within the cap,
@@ -1276,6 +1288,8 @@ impl Default for ChildBounds {
             budget: 0,
             castling_slack: 0,
             rights: 0,
+            unsettled: Bitboard::ALL,
+            king_settled: false,
             hint: usize::MAX,
             pieces: [(Square(0), Role::Pawn, 0, 0, NOT_MOVER); MAX_MOVERS as usize],
             len: 0,
@@ -1337,15 +1351,17 @@ impl ChildBounds {
             MoveKind::Promotion(role) => Some(role),
             MoveKind::Castle | MoveKind::EnPassant => None,
         };
-        let role = role.filter(|&r| r != Role::King && parent.piece_at(to).is_none())?;
         if !self.ready || self.cap != cap {
             self.prepare(parent, cap, cache);
         }
         if !self.fast
+            || role? == Role::King && !self.king_settled
+            || self.unsettled.contains(to) && parent.piece_at(to).is_some()
             || u32::from(parent.castling_after(mv) & self.rights != 0) != self.castling_slack
         {
             return None;
         }
+        let role = role?;
         let index = cache.entry_index_hinted(self.key, &self.targets[..self.count], &mut self.hint);
         let (entry, scratch) = cache.entry_and_scratch(index);
         // The moved piece on `to`, then the others as the parent has them.
@@ -1557,8 +1573,13 @@ impl ChildBounds {
         let first_move_may_check = pos
             .rules()
             .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
+        self.unsettled = attacks::king(eksq);
+        self.king_settled = true;
         if !first_move_may_check {
             flights &= !excused_flights(pos, us, eksq, cap);
+            let sliders = excusing_sliders(pos, us, eksq);
+            self.unsettled |= sliders;
+            self.king_settled = sliders.is_empty();
         }
         self.targets[0] = eksq;
         self.count = 1;

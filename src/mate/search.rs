@@ -276,10 +276,11 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            // A quiet move's child (the most common) is looked up and
-            // bounded before it is played: most children are pruned there.
+            // A child whose key is known without playing the move (the most
+            // common) is looked up and bounded before it is played: most
+            // children are pruned there.
             if left > 2
-                && let Some(key) = pos.key_after_quiet(mv)
+                && let Some(key) = pos.key_after(mv)
             {
                 self.unflushed += 1;
                 let mut played = None;
