@@ -1654,10 +1654,11 @@ impl Recruits {
 const MAX_FLAT: usize = 256;
 
 /// Budgets up to this are solved by [`min_cover`], larger ones by
-/// [`min_cover_dp`] (whose cost does not grow with the budget; the search's
-/// bounds have budgets up to about 6, where the depth-first search with its
-/// per-target piece masks is cheaper).
-const DFS_BUDGET: u8 = 6;
+/// [`min_cover_dp`] (whose cost does not grow with the budget, about 47k
+/// instructions a call). Branching on the most constrained target, the
+/// depth-first search is cheaper up to here too (Janko-Guid 60 at 6: 4.63 G
+/// instructions, at 9: 4.58 G, at 12: 4.59 G).
+const DFS_BUDGET: u8 = 9;
 
 /// The cover problem of [`min_cover`]: piece `p` owns the options
 /// `flat[starts[p]..starts[p + 1]]` (cheapest first), and `who[b][i]` holds
