@@ -1726,6 +1726,8 @@ fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
             let others = uncovered & !m;
             let rest = if others == 0 {
                 0
+            } else if left == 1 {
+                one_option(problem, others, used | 1 << p)
             } else {
                 let used = used | 1 << p;
                 let free = !used & problem.limit.free(used);
@@ -1741,6 +1743,36 @@ fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
         }
     }
     best
+}
+
+/// [`min_cover`] with a budget of one move: 1 if one free piece covers
+/// all of `uncovered` (not empty) with an option of one move, else more
+/// (two options would cost two).
+#[inline]
+fn one_option(problem: &Cover, uncovered: u16, used: u32) -> u8 {
+    let mut candidates = !used & problem.limit.free(used);
+    let mut rest = uncovered;
+    while rest != 0 {
+        candidates &= problem.who[1][rest.trailing_zeros() as usize];
+        if candidates == 0 {
+            return FAR;
+        }
+        rest &= rest - 1;
+    }
+    while candidates != 0 {
+        let p = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        let options = &problem.flat[problem.starts[p] as usize..problem.starts[p + 1] as usize];
+        for &(m, c) in options {
+            if c > 1 {
+                break;
+            }
+            if m & uncovered == uncovered {
+                return 1;
+            }
+        }
+    }
+    FAR
 }
 
 /// [`min_cover`] for larger budgets: dynamic programming over the subsets
