@@ -244,16 +244,17 @@ const SINGLES: usize = 4;
 impl LastTwo {
     /// Prepares the filter for `pos`, which has two moves left.
     pub fn new(pos: &Position) -> LastTwo {
-        LastTwo::prepare(pos, None)
+        LastTwo::prepare(pos, None, 2)
     }
 
     /// [`LastTwo::new`] taking the pieces' cover from the levels kept in
     /// `cache` (the same values).
     pub fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastTwo {
-        LastTwo::prepare(pos, Some(cache))
+        LastTwo::prepare(pos, Some(cache), 2)
     }
 
-    fn prepare(pos: &Position, cache: Option<&mut BoundCache>) -> LastTwo {
+    /// The filter with the flights excused for `moves` moves left.
+    fn prepare(pos: &Position, cache: Option<&mut BoundCache>, moves: u32) -> LastTwo {
         let us = pos.side_to_move();
         let them = us.other();
         let eksq = pos.king_square(them);
@@ -262,7 +263,7 @@ impl LastTwo {
             .rules()
             .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
         if !first_move_may_check {
-            flights &= !excused_flights(pos, us, eksq, 2);
+            flights &= !excused_flights(pos, us, eksq, moves);
         }
         let mut f = LastTwo {
             targets: [Square(0); 9],
@@ -402,6 +403,50 @@ impl LastTwo {
             }
         };
         (singles & movable & !from.bb()).nonempty()
+    }
+}
+
+/// A filter for the last move: after it, does every target (the enemy
+/// king's square and its open flights, as [`LastTwo`] takes them for one
+/// move left) stand attacked on the empty board? If not, the enemy king is
+/// not in check or has a flight, so the move does not mate.
+///
+/// Sound like [`LastTwo`]: the targets are a subset of the child's (a
+/// capture only opens flights; the excused flights are taken for our king
+/// anywhere within one move, and for the enemy sliders now), and a piece
+/// attacks on the empty board all it attacks on the real one (a slider's
+/// line through the king includes the square behind it, which the king
+/// may not step to either).
+pub struct LastOne(LastTwo);
+
+impl LastOne {
+    /// Prepares the filter for `pos`, which has one move left, taking the
+    /// pieces' cover from the levels kept in `cache`.
+    pub fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastOne {
+        LastOne(LastTwo::prepare(pos, Some(cache), 1))
+    }
+
+    /// In `pos` (the node this filter was made for), after our piece moved
+    /// `from`-`to` (becoming `role`; castling always passes), may the
+    /// opponent be mated?
+    pub fn may_mate_after(
+        &self,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let f = &self.0;
+        let full: u16 = (1 << f.count) - 1;
+        let entry = cache.entry_hinted(f.key, &f.targets[..f.count], &f.hint);
+        let moved_now = entry.levels(role, to)[0];
+        // What the others cover: each target covered by two, or by one
+        // other than the moved piece.
+        let free = moved_now | f.twice | (f.once & !f.now[from.index()]);
+        free & full == full
     }
 }
 

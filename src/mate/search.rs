@@ -463,13 +463,31 @@ impl<'a> Searcher<'a> {
         let mut checks = MoveList::new();
         generate_checks(pos, &mut checks);
         let mut found = false;
+        let filter =
+            (checks.len() > 1).then(|| bounds::LastOne::new_cached(pos, &mut self.bound_cache));
         for &mv in checks.iter() {
             if self.few.is_some_and(|f| f.after(mv).is_none()) {
                 continue;
             }
+            self.unflushed += 1;
+            // A check that leaves a flight or the king's square unattacked
+            // even on the empty board does not mate: not played.
+            if let Some(f) = &filter {
+                let role = match mv.kind() {
+                    MoveKind::Promotion(role) => role,
+                    _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
+                };
+                if !f.may_mate_after(
+                    &mut self.bound_cache,
+                    (mv.from(), mv.to()),
+                    role,
+                    mv.kind() == MoveKind::Castle,
+                ) {
+                    continue;
+                }
+            }
             let mut child = pos.clone();
             child.play(mv);
-            self.unflushed += 1;
             if is_mated(&child) {
                 self.line.push(mv);
                 match self.all.as_mut() {
