@@ -526,20 +526,21 @@ fn bound_with_our_pieces_in_the_way_keeps_every_mate() {
     );
 }
 
-/// The last-move filter (`LastOne`) never rejects a mating move: along
-/// every mating line of positions from aggressive games (both rule sets),
-/// the line's last move passes it. Also counts the checks it rejects, so
+/// The last-move filters (`LastOne`, and `LastTwo::may_mate_after_two` from
+/// the node before) never reject a mating move: along every mating line of
+/// positions from aggressive games (both rule sets), the line's last move
+/// passes them. Also counts the checks it rejects, so
 /// the test notices if it stops rejecting anything.
 #[test]
 fn last_move_filter_keeps_every_mate() {
     use crescendo::chess::movegen::generate_checks;
     use crescendo::chess::{MoveKind, MoveList, Role};
-    use crescendo::mate::bounds::{BoundCache, LastOne};
+    use crescendo::mate::bounds::{BoundCache, LastOne, LastTwo};
     let role_of = |p: &Position, mv: crescendo::chess::Move| match mv.kind() {
         MoveKind::Promotion(r) => r,
         _ => p.piece_at(mv.from()).map_or(Role::Pawn, |x| x.role),
     };
-    let (mut mates, mut rejected) = (0, 0);
+    let (mut mates, mut rejected, mut pairs) = (0, 0, 0);
     for rules in [Rules::Italian, Rules::Scottish] {
         let mut rng = StdRng::seed_from_u64(67);
         let mut cache = BoundCache::default();
@@ -555,7 +556,28 @@ fn last_move_filter_keeps_every_mate() {
                     all_mating_lines(&pos, &mut Vec::new(), &mut lines);
                     for line in &lines {
                         let mut p = pos.clone();
-                        for &mv in line {
+                        for (j, &mv) in line.iter().enumerate() {
+                            // The filter of the node two moves before the end,
+                            // with the line's last two moves.
+                            if p.moves_left() == 2
+                                && j + 1 < line.len()
+                                && mv.kind() != MoveKind::Castle
+                            {
+                                let two = LastTwo::new_cached(&p, &mut cache);
+                                let last = line[j + 1];
+                                let mut q = p.clone();
+                                q.play(mv);
+                                let pass = two.may_mate_after_two(
+                                    &mut cache,
+                                    (mv.from(), mv.to()),
+                                    q.piece_at(mv.to()).map_or(Role::Pawn, |x| x.role),
+                                    (last.from(), last.to()),
+                                    role_of(&q, last),
+                                    last.kind() == MoveKind::Castle,
+                                );
+                                assert!(pass, "{}: two of line {line:?}", fen::to_fen(&p));
+                                pairs += 1;
+                            }
                             if p.moves_left() == 1 {
                                 let filter = LastOne::new_cached(&p, &mut cache);
                                 let pass = filter.may_mate_after(
@@ -599,9 +621,9 @@ fn last_move_filter_keeps_every_mate() {
             }
         }
     }
-    eprintln!("{mates} mating moves checked, {rejected} checks rejected");
+    eprintln!("{mates} mating moves and {pairs} last pairs checked, {rejected} checks rejected");
     assert!(
-        mates > 1000 && rejected > 100,
-        "{mates} mating moves checked, {rejected} checks rejected"
+        mates > 1000 && pairs > 1000 && rejected > 100,
+        "{mates} mating moves and {pairs} last pairs checked, {rejected} checks rejected"
     );
 }

@@ -226,6 +226,9 @@ pub struct LastTwo {
     /// pieces.
     once: u16,
     twice: u16,
+    /// The targets covered now by at least three of our pieces (for
+    /// [`LastTwo::may_mate_after_two`]).
+    thrice: u16,
     ours: Bitboard,
     /// The [`BoundCache`] entry for these targets, and where it was last
     /// found.
@@ -276,6 +279,7 @@ impl LastTwo {
             within: [0; 64],
             once: 0,
             twice: 0,
+            thrice: 0,
             ours: pos.color_bb(us),
             key: (eksq, flights.0 | eksq.bb().0, us, 0),
             hint: std::cell::Cell::new(usize::MAX),
@@ -303,6 +307,7 @@ impl LastTwo {
                 };
                 f.now[from.index()] = n;
                 f.within[from.index()] = w;
+                f.thrice |= f.twice & n;
                 f.twice |= f.once & n;
                 f.once |= n;
             }
@@ -403,6 +408,48 @@ impl LastTwo {
             }
         };
         (singles & movable & !from.bb()).nonempty()
+    }
+}
+
+impl LastTwo {
+    /// The last-move filter of [`LastOne`], from the filter of the node two
+    /// moves before the end: after the move `first` made there (from-to,
+    /// the piece becoming `first_role`; not castling), may the last move
+    /// `from`-`to` (becoming `role`; castling always passes) mate? The
+    /// targets are this node's (a subset of the end position's, as for
+    /// [`LastOne`]); the others' cover comes from the counts kept here,
+    /// without the two moved pieces.
+    #[allow(clippy::too_many_arguments)]
+    pub fn may_mate_after_two(
+        &self,
+        cache: &mut BoundCache,
+        (x, x_to): (Square, Square),
+        first_role: Role,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let full: u16 = (1 << self.count) - 1;
+        let entry = cache.entry_hinted(self.key, &self.targets[..self.count], &self.hint);
+        let last = entry.levels(role, to)[0];
+        let x_now = self.now[x.index()];
+        let free = if from == x_to {
+            // The same piece moves twice: the others are this node's.
+            last | self.twice | (self.once & !x_now)
+        } else {
+            // Two pieces moved: a target stays covered by the others if
+            // three cover it here, two not both of them, or one neither.
+            let y_now = self.now[from.index()];
+            let first = entry.levels(first_role, x_to)[0];
+            last | first
+                | self.thrice
+                | (self.twice & !(x_now & y_now))
+                | (self.once & !(x_now | y_now))
+        };
+        free & full == full
     }
 }
 

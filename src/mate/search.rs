@@ -96,6 +96,9 @@ pub(crate) struct Searcher<'a> {
     bound_cache: bounds::BoundCache,
     /// Per ply: the children's bounds, prepared once per node.
     child_bounds: Vec<bounds::ChildBounds>,
+    /// While the children of a node with two moves left are searched: its
+    /// filter, which their last moves use too.
+    parent_two: Option<bounds::LastTwo>,
     /// With `Some`: a restricted pass, where only a few pieces may move.
     pub few: Option<Few>,
     /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
@@ -187,6 +190,7 @@ impl<'a> Searcher<'a> {
             children: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
             child_bounds: Vec::new(),
+            parent_two: None,
             few: None,
             bound_memo: Vec::new(),
         }
@@ -342,6 +346,8 @@ impl<'a> Searcher<'a> {
                 let k = self.salt % children.len();
                 children.rotate_left(k);
             }
+            // (The children's last moves use this node's filter.)
+            self.parent_two = last_two;
             for (_, _, mv, child, next_few) in &children {
                 self.line.push(*mv);
                 self.few = *next_few;
@@ -364,6 +370,7 @@ impl<'a> Searcher<'a> {
                 }
                 self.line.pop();
             }
+            self.parent_two = None;
         }
         self.children[ply] = children;
         if let Some(o) = outcome {
@@ -462,9 +469,38 @@ impl<'a> Searcher<'a> {
     fn last_move(&mut self, pos: &Position) -> Outcome {
         let mut checks = MoveList::new();
         generate_checks(pos, &mut checks);
+        // The filter of the node before (where the move that led here was
+        // made), or, without one, a filter of this node (worth preparing
+        // for more than one check).
+        let first = self
+            .line
+            .last()
+            .copied()
+            .filter(|m| m.kind() != MoveKind::Castle)
+            .and_then(|m| Some((m, pos.piece_at(m.to())?.role)));
+        let parent = self.parent_two.take();
+        let filter = match (&parent, first) {
+            (Some(_), Some(_)) => None,
+            _ => {
+                (checks.len() > 1).then(|| bounds::LastOne::new_cached(pos, &mut self.bound_cache))
+            }
+        };
+        let outcome =
+            self.last_move_checks(pos, &checks, parent.as_ref().zip(first), filter.as_ref());
+        self.parent_two = parent;
+        outcome
+    }
+
+    /// [`Searcher::last_move`] over `checks`, each first tested by the
+    /// filter of the node before (with the move made there) or `filter`.
+    fn last_move_checks(
+        &mut self,
+        pos: &Position,
+        checks: &MoveList,
+        parent: Option<(&bounds::LastTwo, (Move, Role))>,
+        filter: Option<&bounds::LastOne>,
+    ) -> Outcome {
         let mut found = false;
-        let filter =
-            (checks.len() > 1).then(|| bounds::LastOne::new_cached(pos, &mut self.bound_cache));
         for &mv in checks.iter() {
             if self.few.is_some_and(|f| f.after(mv).is_none()) {
                 continue;
@@ -472,19 +508,27 @@ impl<'a> Searcher<'a> {
             self.unflushed += 1;
             // A check that leaves a flight or the king's square unattacked
             // even on the empty board does not mate: not played.
-            if let Some(f) = &filter {
-                let role = match mv.kind() {
-                    MoveKind::Promotion(role) => role,
-                    _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
-                };
-                if !f.may_mate_after(
+            let role = || match mv.kind() {
+                MoveKind::Promotion(role) => role,
+                _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
+            };
+            let castle = mv.kind() == MoveKind::Castle;
+            let pass = match (parent, filter) {
+                (Some((f, (first, first_role))), _) => f.may_mate_after_two(
                     &mut self.bound_cache,
+                    (first.from(), first.to()),
+                    first_role,
                     (mv.from(), mv.to()),
-                    role,
-                    mv.kind() == MoveKind::Castle,
-                ) {
-                    continue;
+                    role(),
+                    castle,
+                ),
+                (None, Some(f)) => {
+                    f.may_mate_after(&mut self.bound_cache, (mv.from(), mv.to()), role(), castle)
                 }
+                (None, None) => true,
+            };
+            if !pass {
+                continue;
             }
             let mut child = pos.clone();
             child.play(mv);
