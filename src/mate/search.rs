@@ -98,7 +98,8 @@ pub(crate) struct Searcher<'a> {
     child_bounds: Vec<bounds::ChildBounds>,
     /// While the children of a node with two moves left are searched: its
     /// filter, which their last moves use too.
-    parent_two: Option<bounds::LastTwo>,
+    /// (Boxed: it is taken and put back for every last move.)
+    parent_two: Option<Box<bounds::LastTwo>>,
     /// With `Some`: a restricted pass, where only a few pieces may move.
     pub few: Option<Few>,
     /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
@@ -347,7 +348,7 @@ impl<'a> Searcher<'a> {
                 children.rotate_left(k);
             }
             // (The children's last moves use this node's filter.)
-            self.parent_two = last_two;
+            self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
             for (_, _, mv, child, next_few) in &children {
                 self.line.push(*mv);
                 self.few = *next_few;
@@ -486,7 +487,7 @@ impl<'a> Searcher<'a> {
             }
         };
         let outcome =
-            self.last_move_checks(pos, &checks, parent.as_ref().zip(first), filter.as_ref());
+            self.last_move_checks(pos, &checks, parent.as_deref().zip(first), filter.as_ref());
         self.parent_two = parent;
         outcome
     }
