@@ -525,3 +525,105 @@ fn bound_with_our_pieces_in_the_way_keeps_every_mate() {
         "{prefixes} line prefixes checked, {excluded} positions excluded"
     );
 }
+
+/// The last-move filters (`LastOne`, and `LastTwo::may_mate_after_two` from
+/// the node before) never reject a mating move: along every mating line of
+/// positions from aggressive games (both rule sets), the line's last move
+/// passes them. Also counts the checks it rejects, so
+/// the test notices if it stops rejecting anything.
+#[test]
+fn last_move_filter_keeps_every_mate() {
+    use crescendo::chess::movegen::generate_checks;
+    use crescendo::chess::{MoveKind, MoveList, Role};
+    use crescendo::mate::bounds::{BoundCache, LastOne, LastTwo};
+    let role_of = |p: &Position, mv: crescendo::chess::Move| match mv.kind() {
+        MoveKind::Promotion(r) => r,
+        _ => p.piece_at(mv.from()).map_or(Role::Pawn, |x| x.role),
+    };
+    let (mut mates, mut rejected, mut pairs) = (0, 0, 0);
+    for rules in [Rules::Italian, Rules::Scottish] {
+        let mut rng = StdRng::seed_from_u64(67);
+        let mut cache = BoundCache::default();
+        for _ in 0..120 {
+            let mut pos = Position::startpos(rules);
+            while pos.turn_length() <= 5 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                if (1..=3).contains(&pos.moves_left()) {
+                    let mut lines = Vec::new();
+                    all_mating_lines(&pos, &mut Vec::new(), &mut lines);
+                    for line in &lines {
+                        let mut p = pos.clone();
+                        for (j, &mv) in line.iter().enumerate() {
+                            // The filter of the node two moves before the end,
+                            // with the line's last two moves.
+                            if p.moves_left() == 2
+                                && j + 1 < line.len()
+                                && mv.kind() != MoveKind::Castle
+                            {
+                                let two = LastTwo::new_cached(&p, &mut cache);
+                                let last = line[j + 1];
+                                let mut q = p.clone();
+                                q.play(mv);
+                                let pass = two.may_mate_after_two(
+                                    &mut cache,
+                                    (mv.from(), mv.to()),
+                                    q.piece_at(mv.to()).map_or(Role::Pawn, |x| x.role),
+                                    (last.from(), last.to()),
+                                    role_of(&q, last),
+                                    last.kind() == MoveKind::Castle,
+                                );
+                                assert!(pass, "{}: two of line {line:?}", fen::to_fen(&p));
+                                pairs += 1;
+                            }
+                            if p.moves_left() == 1 {
+                                let filter = LastOne::new_cached(&p, &mut cache);
+                                let pass = filter.may_mate_after(
+                                    &mut cache,
+                                    (mv.from(), mv.to()),
+                                    role_of(&p, mv),
+                                    mv.kind() == MoveKind::Castle,
+                                );
+                                assert!(pass, "{}: line {line:?}", fen::to_fen(&p));
+                                mates += 1;
+                            }
+                            p.play(mv);
+                        }
+                    }
+                    if pos.moves_left() == 1 {
+                        let filter = LastOne::new_cached(&pos, &mut cache);
+                        let mut checks = MoveList::new();
+                        generate_checks(&pos, &mut checks);
+                        for &mv in checks.iter() {
+                            let pass = filter.may_mate_after(
+                                &mut cache,
+                                (mv.from(), mv.to()),
+                                role_of(&pos, mv),
+                                mv.kind() == MoveKind::Castle,
+                            );
+                            rejected += u32::from(!pass);
+                        }
+                    }
+                }
+                let ek = pos.king_square(pos.side_to_move().other());
+                let mv = *moves
+                    .iter()
+                    .min_by_key(|m| {
+                        let d = (m.to().file() as i32 - ek.file() as i32)
+                            .abs()
+                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
+                        d * 8 + rng.random_range(0..12)
+                    })
+                    .expect("non-empty");
+                pos.play(mv);
+            }
+        }
+    }
+    eprintln!("{mates} mating moves and {pairs} last pairs checked, {rejected} checks rejected");
+    assert!(
+        mates > 1000 && pairs > 1000 && rejected > 100,
+        "{mates} mating moves and {pairs} last pairs checked, {rejected} checks rejected"
+    );
+}

@@ -433,6 +433,65 @@ impl Position {
         }
     }
 
+    /// The castling rights [`Position::play`] leaves after `mv`.
+    #[inline]
+    pub fn castling_after(&self, mv: Move) -> u8 {
+        self.castling & CASTLING_KEEP[mv.from().index()] & CASTLING_KEEP[mv.to().index()]
+    }
+
+    /// The key [`Position::play`] would give after `mv` when the move is
+    /// simple in every way the key sees: not castling or en passant, the
+    /// castling rights stay, the turn goes on, and the rules do not end a
+    /// turn with check (so no move before the last ends it). Otherwise
+    /// `None`. Lets a search look its child up in its tables before playing
+    /// the move.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> Option<u64> {
+        let (from, to) = (mv.from(), mv.to());
+        if self.rules.check_ends_turn()
+            || self.moves_made + 1 >= self.turn_length
+            || self.castling_after(mv) != self.castling
+        {
+            return None;
+        }
+        let moving = self.board[from.index()]?;
+        let placed = match mv.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => moving,
+            MoveKind::Promotion(role) => Piece {
+                color: moving.color,
+                role,
+            },
+            MoveKind::Castle | MoveKind::EnPassant => return None,
+        };
+        // (As `play`: the first move clears the opponent's targets, a double
+        // step adds the square it passed.)
+        let mut ep = if self.moves_made == 0 {
+            Bitboard::EMPTY
+        } else {
+            self.ep
+        };
+        if mv.kind() == MoveKind::DoublePush {
+            ep.set(Square((from.0 + to.0) / 2));
+        }
+        let mut state = zobrist::turn(self.turn_length, self.moves_made + 1);
+        for sq in ep {
+            state ^= zobrist::en_passant(sq);
+        }
+        let mut old = zobrist::turn(self.turn_length, self.moves_made);
+        for sq in self.ep {
+            old ^= zobrist::en_passant(sq);
+        }
+        let captured = self.board[to.index()].map_or(0, |p| zobrist::piece(p, to));
+        Some(
+            self.key
+                ^ zobrist::piece(moving, from)
+                ^ zobrist::piece(placed, to)
+                ^ captured
+                ^ old
+                ^ state,
+        )
+    }
+
     /// Our double steps of this turn that stay open to the opponent: the pawn
     /// still stands where it arrived, and the square it passed over is empty.
     fn surviving_double_steps(&self, us: Color) -> Bitboard {
@@ -503,6 +562,24 @@ mod tests {
                 assert_eq!(pos.key(), pos.compute_key(), "{pos}");
             }
         }
+    }
+
+    #[test]
+    fn key_after_a_move_is_the_played_key() {
+        let mut quiet = 0;
+        for (seed, rules) in [(6, Rules::Italian), (7, Rules::Scottish), (8, Rules::Chess)] {
+            for pos in crate::chess::random_game_positions(rules, 60, 24, seed) {
+                for &mv in legal_moves(&pos).iter() {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    if let Some(key) = pos.key_after(mv) {
+                        assert_eq!(key, child.key(), "{pos} {mv:?}");
+                        quiet += 1;
+                    }
+                }
+            }
+        }
+        assert!(quiet > 10_000, "{quiet}");
     }
 
     #[test]

@@ -21,7 +21,7 @@
 //! stand on are flights like empty ones.
 
 use crate::chess::attacks;
-use crate::chess::{Bitboard, Color, Position, Role, Square};
+use crate::chess::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 use std::sync::OnceLock;
 
 /// "Cannot": larger than any turn we search.
@@ -165,17 +165,12 @@ fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
 /// ask whether our king could stand behind the enemy king on the line of an
 /// enemy slider by the end of the turn).
 fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u32) -> Bitboard {
-    let them = us.other();
     let ours = pos.king_square(us);
     let castle_bonus =
         u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
     let radius = moves + castle_bonus;
-    let rq = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
-    let bq = pos.pieces(them, Role::Bishop) | pos.pieces(them, Role::Queen);
-    let sliders =
-        (attacks::rook(eksq, Bitboard::EMPTY) & rq) | (attacks::bishop(eksq, Bitboard::EMPTY) & bq);
     let mut excused = Bitboard::EMPTY;
-    for s in sliders {
+    for s in excusing_sliders(pos, us, eksq) {
         let line = attacks::line(s, eksq);
         let behind = line
             .into_iter()
@@ -185,6 +180,15 @@ fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u32) -> Bitbo
         }
     }
     excused
+}
+
+/// The enemy sliders on a line through the enemy king (on an empty
+/// board): the only pieces [`excused_flights`] looks at.
+fn excusing_sliders(pos: &Position, us: Color, eksq: Square) -> Bitboard {
+    let them = us.other();
+    let rq = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
+    let bq = pos.pieces(them, Role::Bishop) | pos.pieces(them, Role::Queen);
+    (attacks::rook(eksq, Bitboard::EMPTY) & rq) | (attacks::bishop(eksq, Bitboard::EMPTY) & bq)
 }
 
 #[inline]
@@ -222,6 +226,9 @@ pub struct LastTwo {
     /// pieces.
     once: u16,
     twice: u16,
+    /// The targets covered now by at least three of our pieces (for
+    /// [`LastTwo::may_mate_after_two`]).
+    thrice: u16,
     ours: Bitboard,
     /// The [`BoundCache`] entry for these targets, and where it was last
     /// found.
@@ -240,16 +247,17 @@ const SINGLES: usize = 4;
 impl LastTwo {
     /// Prepares the filter for `pos`, which has two moves left.
     pub fn new(pos: &Position) -> LastTwo {
-        LastTwo::prepare(pos, None)
+        LastTwo::prepare(pos, None, 2)
     }
 
     /// [`LastTwo::new`] taking the pieces' cover from the levels kept in
     /// `cache` (the same values).
     pub fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastTwo {
-        LastTwo::prepare(pos, Some(cache))
+        LastTwo::prepare(pos, Some(cache), 2)
     }
 
-    fn prepare(pos: &Position, cache: Option<&mut BoundCache>) -> LastTwo {
+    /// The filter with the flights excused for `moves` moves left.
+    fn prepare(pos: &Position, cache: Option<&mut BoundCache>, moves: u32) -> LastTwo {
         let us = pos.side_to_move();
         let them = us.other();
         let eksq = pos.king_square(them);
@@ -258,7 +266,7 @@ impl LastTwo {
             .rules()
             .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
         if !first_move_may_check {
-            flights &= !excused_flights(pos, us, eksq, 2);
+            flights &= !excused_flights(pos, us, eksq, moves);
         }
         let mut f = LastTwo {
             targets: [Square(0); 9],
@@ -271,6 +279,7 @@ impl LastTwo {
             within: [0; 64],
             once: 0,
             twice: 0,
+            thrice: 0,
             ours: pos.color_bb(us),
             key: (eksq, flights.0 | eksq.bb().0, us, 0),
             hint: std::cell::Cell::new(usize::MAX),
@@ -298,6 +307,7 @@ impl LastTwo {
                 };
                 f.now[from.index()] = n;
                 f.within[from.index()] = w;
+                f.thrice |= f.twice & n;
                 f.twice |= f.once & n;
                 f.once |= n;
             }
@@ -398,6 +408,92 @@ impl LastTwo {
             }
         };
         (singles & movable & !from.bb()).nonempty()
+    }
+}
+
+impl LastTwo {
+    /// The last-move filter of [`LastOne`], from the filter of the node two
+    /// moves before the end: after the move `first` made there (from-to,
+    /// the piece becoming `first_role`; not castling), may the last move
+    /// `from`-`to` (becoming `role`; castling always passes) mate? The
+    /// targets are this node's (a subset of the end position's, as for
+    /// [`LastOne`]); the others' cover comes from the counts kept here,
+    /// without the two moved pieces.
+    #[allow(clippy::too_many_arguments)]
+    pub fn may_mate_after_two(
+        &self,
+        cache: &mut BoundCache,
+        (x, x_to): (Square, Square),
+        first_role: Role,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let full: u16 = (1 << self.count) - 1;
+        let entry = cache.entry_hinted(self.key, &self.targets[..self.count], &self.hint);
+        let last = entry.levels(role, to)[0];
+        let x_now = self.now[x.index()];
+        let free = if from == x_to {
+            // The same piece moves twice: the others are this node's.
+            last | self.twice | (self.once & !x_now)
+        } else {
+            // Two pieces moved: a target stays covered by the others if
+            // three cover it here, two not both of them, or one neither.
+            let y_now = self.now[from.index()];
+            let first = entry.levels(first_role, x_to)[0];
+            last | first
+                | self.thrice
+                | (self.twice & !(x_now & y_now))
+                | (self.once & !(x_now | y_now))
+        };
+        free & full == full
+    }
+}
+
+/// A filter for the last move: after it, does every target (the enemy
+/// king's square and its open flights, as [`LastTwo`] takes them for one
+/// move left) stand attacked on the empty board? If not, the enemy king is
+/// not in check or has a flight, so the move does not mate.
+///
+/// Sound like [`LastTwo`]: the targets are a subset of the child's (a
+/// capture only opens flights; the excused flights are taken for our king
+/// anywhere within one move, and for the enemy sliders now), and a piece
+/// attacks on the empty board all it attacks on the real one (a slider's
+/// line through the king includes the square behind it, which the king
+/// may not step to either).
+pub struct LastOne(LastTwo);
+
+impl LastOne {
+    /// Prepares the filter for `pos`, which has one move left, taking the
+    /// pieces' cover from the levels kept in `cache`.
+    pub fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastOne {
+        LastOne(LastTwo::prepare(pos, Some(cache), 1))
+    }
+
+    /// In `pos` (the node this filter was made for), after our piece moved
+    /// `from`-`to` (becoming `role`; castling always passes), may the
+    /// opponent be mated?
+    pub fn may_mate_after(
+        &self,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let f = &self.0;
+        let full: u16 = (1 << f.count) - 1;
+        let entry = cache.entry_hinted(f.key, &f.targets[..f.count], &f.hint);
+        let moved_now = entry.levels(role, to)[0];
+        // What the others cover: each target covered by two, or by one
+        // other than the moved piece.
+        let free = moved_now | f.twice | (f.once & !f.now[from.index()]);
+        free & full == full
     }
 }
 
@@ -572,6 +668,22 @@ impl BoundCache {
         let i = self.entry_index(key, targets);
         hint.set(i);
         self.entries[i].as_mut().expect("entry made")
+    }
+
+    /// The index of the entry for `key`, first trying `hint` (where it was
+    /// last time), which is updated.
+    #[inline]
+    fn entry_index_hinted(&mut self, key: Key, targets: &[Square], hint: &mut usize) -> usize {
+        let i = *hint;
+        if let Some(Some(e)) = self.entries.get_mut(i)
+            && e.key == key
+        {
+            self.tick = self.tick.wrapping_add(1);
+            e.used = self.tick;
+            return i;
+        }
+        *hint = self.entry_index(key, targets);
+        *hint
     }
 
     fn entry_index(&mut self, key: Key, targets: &[Square]) -> usize {
@@ -1035,61 +1147,24 @@ pub fn lower_bound_movable(
         let mut who = [[0u32; 9]; DFS_BUDGET as usize + 1];
         let mut n = 0;
         let mut overflow = false;
-        'pieces: for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
+        for (p, &(from, role)) in movers[..pieces].iter().enumerate() {
             starts[p] = n as u16;
-            let start = n;
-            let what = Restricted::what(role, from, need, budget);
-            let slot = Restricted::slot(entry.generation, what);
-            let kept = &mut scratch.restricted[slot];
-            if kept.generation == entry.generation && kept.what == what {
-                let len = kept.len as usize;
-                if n + len > MAX_FLAT {
+            match gather(
+                entry,
+                &mut scratch.restricted,
+                flat,
+                n,
+                (role, from),
+                need,
+                budget,
+            ) {
+                Some(end) => {
+                    add_who(&mut who, &flat[n..end], p);
+                    n = end;
+                }
+                None => {
                     overflow = true;
-                    break 'pieces;
-                }
-                // (A copy of fixed size is cheaper; `flat` has the room.)
-                flat[n..n + RESTRICTED].copy_from_slice(&kept.options);
-                n += len;
-            } else {
-                let mut union = 0u16;
-                // The options are sorted by cost; an option whose needed
-                // targets a cheaper (or equal) one of the same piece covers
-                // too is never needed.
-                for &(m, c) in entry.options(role, from).iter() {
-                    if c > budget {
-                        break;
-                    }
-                    let m = m & need;
-                    // (Only an option within the union of those kept so far
-                    // may be dominated.)
-                    if m == 0 || m & !union == 0 && flat[start..n].iter().any(|o| o.0 & m == m) {
-                        continue;
-                    }
-                    union |= m;
-                    if n == MAX_FLAT {
-                        overflow = true;
-                        break 'pieces;
-                    }
-                    flat[n] = (m, c);
-                    n += 1;
-                }
-                if n - start <= RESTRICTED {
-                    kept.generation = entry.generation;
-                    kept.what = what;
-                    kept.len = (n - start) as u8;
-                    kept.options
-                        .copy_from_slice(&flat[start..start + RESTRICTED]);
-                }
-            }
-            // (Cheapest first: a target counts at the least cost covering it,
-            // the higher budgets get it below.)
-            let mut seen = 0u16;
-            for &(m, c) in &flat[start..n] {
-                let mut bits = m & !seen;
-                seen |= m;
-                while bits != 0 {
-                    who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
-                    bits &= bits - 1;
+                    break;
                 }
             }
         }
@@ -1125,6 +1200,523 @@ pub fn lower_bound_movable(
     }
 }
 
+/// Appends to `flat` from `n` the options of our `role` on `from` for
+/// [`min_cover`]: those within `budget`, restricted to the targets in `need`,
+/// without the ones a cheaper (or equal) option of the same piece covers
+/// too. Returns where they end, or `None` when `flat` is full. Kept lists
+/// are found in `restricted` (siblings in the search differ in one piece, so
+/// the others' lists are met again and again).
+#[inline]
+fn gather(
+    entry: &mut CacheEntry,
+    restricted: &mut [Restricted; RESTRICTED_SLOTS],
+    flat: &mut [(u16, u8); MAX_FLAT + RESTRICTED],
+    mut n: usize,
+    (role, from): (Role, Square),
+    need: u16,
+    budget: u8,
+) -> Option<usize> {
+    let start = n;
+    let what = Restricted::what(role, from, need, budget);
+    let slot = Restricted::slot(entry.generation, what);
+    let kept = &mut restricted[slot];
+    if kept.generation == entry.generation && kept.what == what {
+        let len = kept.len as usize;
+        if n + len > MAX_FLAT {
+            return None;
+        }
+        // (A copy of fixed size is cheaper; `flat` has the room.)
+        flat[n..n + RESTRICTED].copy_from_slice(&kept.options);
+        return Some(n + len);
+    }
+    let mut union = 0u16;
+    // The options are sorted by cost; an option whose needed targets a
+    // cheaper (or equal) one of the same piece covers too is never needed.
+    for &(m, c) in entry.options(role, from).iter() {
+        if c > budget {
+            break;
+        }
+        let m = m & need;
+        // (Only an option within the union of those kept so far may be
+        // dominated.)
+        if m == 0 || m & !union == 0 && flat[start..n].iter().any(|o| o.0 & m == m) {
+            continue;
+        }
+        union |= m;
+        if n == MAX_FLAT {
+            return None;
+        }
+        flat[n] = (m, c);
+        n += 1;
+    }
+    if n - start <= RESTRICTED {
+        kept.generation = entry.generation;
+        kept.what = what;
+        kept.len = (n - start) as u8;
+        kept.options
+            .copy_from_slice(&flat[start..start + RESTRICTED]);
+    }
+    Some(n)
+}
+
+/// Adds mover `p` with its gathered `options` (cheapest first) to the
+/// per-cost target masks: a target counts at the least cost covering it
+/// (the prefix over costs, done after, gives it to the higher budgets).
+#[inline]
+fn add_who(who: &mut [[u32; 9]; DFS_BUDGET as usize + 1], options: &[(u16, u8)], p: usize) {
+    let mut seen = 0u16;
+    for &(m, c) in options {
+        let mut bits = m & !seen;
+        seen |= m;
+        while bits != 0 {
+            who[c as usize][bits.trailing_zeros() as usize] |= 1 << p;
+            bits &= bits - 1;
+        }
+    }
+}
+
+/// [`lower_bound_movable`] for the children of one node, which differ from
+/// it in one moved piece. What they share is prepared once, on the first
+/// child asked about: the targets, the cache entry, each of our pieces'
+/// cover now and within the cap, and the cover problem of the pieces as they
+/// stand (their options and per-target masks for [`min_cover`]). A child
+/// then costs its moved piece's levels and options, a pass over the kept
+/// pieces and the cover search, where the moved piece's old options are
+/// taken as used.
+///
+/// The values are those of [`lower_bound_movable`] on the child: a move
+/// that is not castling or en passant, captures nothing next to the enemy
+/// king nor an enemy slider on its lines, moves our king only when no such
+/// slider could excuse a flight, and leaves our castling slack as it was
+/// keeps the targets (the enemy king's open neighbours), the excused
+/// flights and the cache key; the other pieces keep their squares, so their
+/// levels and options are the parent's. The prepared options are restricted
+/// to the targets not covered now by two pieces (a superset of every child's
+/// needed targets, since one moved piece uncovers only what it alone
+/// covered): the cover search's value is the same with options that cover
+/// more than needed, and does not depend on the order of the movers (the
+/// moved piece comes first here). Other moves, more than [`MAX_MOVERS`]
+/// pieces and budgets beyond [`DFS_BUDGET`] take [`lower_bound_movable`]
+/// itself.
+pub struct ChildBounds {
+    /// Prepared (for the node since the last [`ChildBounds::reset`])?
+    ready: bool,
+    /// May children take the prepared way?
+    fast: bool,
+    cap: u32,
+    key: Key,
+    targets: [Square; 9],
+    count: usize,
+    full: u16,
+    level: usize,
+    budget: u8,
+    castling_slack: u32,
+    /// Our castling rights' bits.
+    rights: u8,
+    /// Squares where a capture changes the targets (next to the enemy king)
+    /// or the excused flights (an enemy slider they look at).
+    unsettled: Bitboard,
+    /// Do the excused flights stay when our king moves (none are looked
+    /// for, or no enemy slider could excuse one)?
+    king_settled: bool,
+    /// Where the cache entry was found last.
+    hint: usize,
+    /// Our pieces: square, role, targets covered now and within the cap,
+    /// and the mover index (`NOT_MOVER`: none; it covers nothing more
+    /// within the cap than it does now).
+    pieces: [(Square, Role, u16, u16, u8); MAX_MOVERS as usize],
+    len: usize,
+    /// Pieces with a mover index (the moved piece gets the next one).
+    movers: usize,
+    /// Per square: the index in `pieces` of our piece there.
+    at: [u8; 64],
+    ours: Bitboard,
+    /// The mover indices in use.
+    all_movers: u32,
+    /// The targets our pieces cover now, and within the cap: by at least
+    /// one and by at least two of them.
+    once_now: u16,
+    twice_now: u16,
+    once_upto: u16,
+    twice_upto: u16,
+    /// The movers' options (see [`Prepared`]), made on the first child
+    /// that needs a cover search.
+    prepared: Option<Box<Prepared>>,
+    prepared_ok: bool,
+}
+
+/// "Not a mover" in [`ChildBounds::pieces`].
+const NOT_MOVER: u8 = u8::MAX;
+
+/// The cover problem of a node's children without the moved piece: every
+/// mover's options (`flat`, `starts`) and the per-cost target masks (`who`,
+/// prefixed over costs).
+struct Prepared {
+    /// More options than `flat` holds: the children take the full way.
+    overflow: bool,
+    /// The movers' options end here; a child appends its moved piece's.
+    n: usize,
+    flat: [(u16, u8); FRONT + MAX_FLAT + RESTRICTED],
+    starts: [u16; MAX_MOVERS as usize + 2],
+    who: [[u32; 9]; DFS_BUDGET as usize + 1],
+}
+
+/// Room before the movers' options in [`Prepared::flat`] for the moved
+/// piece's, which come first (mover 0): the cover search tries the pieces in
+/// their order, and the moved piece is the likeliest to be in a cheap cover.
+const FRONT: usize = 64;
+
+impl Default for ChildBounds {
+    fn default() -> ChildBounds {
+        ChildBounds {
+            ready: false,
+            fast: false,
+            cap: 0,
+            key: (Square(0), 0, Color::White, 0),
+            targets: [Square(0); 9],
+            count: 0,
+            full: 0,
+            level: 0,
+            budget: 0,
+            castling_slack: 0,
+            rights: 0,
+            unsettled: Bitboard::ALL,
+            king_settled: false,
+            hint: usize::MAX,
+            pieces: [(Square(0), Role::Pawn, 0, 0, NOT_MOVER); MAX_MOVERS as usize],
+            len: 0,
+            movers: 0,
+            at: [0; 64],
+            ours: Bitboard::EMPTY,
+            all_movers: 0,
+            once_now: 0,
+            twice_now: 0,
+            once_upto: 0,
+            twice_upto: 0,
+            prepared: None,
+            prepared_ok: false,
+        }
+    }
+}
+
+impl ChildBounds {
+    /// Forgets the node prepared for: the next child asked about belongs to
+    /// a new one.
+    #[inline]
+    pub fn reset(&mut self) {
+        self.ready = false;
+    }
+
+    /// [`lower_bound_movable`]`(child, cap, cache, movable, recruits)`, where
+    /// `child` is `parent` after `mv`, with the turn not ended (the same
+    /// side still to move). Every child asked about between two
+    /// [`ChildBounds::reset`]s must come from the same `parent`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn bound(
+        &mut self,
+        parent: &Position,
+        child: &Position,
+        mv: Move,
+        cap: u32,
+        cache: &mut BoundCache,
+        movable: Bitboard,
+        recruits: u32,
+    ) -> u32 {
+        self.bound_from_parent(parent, mv, cap, cache, movable, recruits)
+            .unwrap_or_else(|| lower_bound_movable(child, cap, cache, movable, recruits))
+    }
+
+    /// [`ChildBounds::bound`] without the child: `None` when it takes
+    /// [`lower_bound_movable`] on the child (see the type's text).
+    pub fn bound_from_parent(
+        &mut self,
+        parent: &Position,
+        mv: Move,
+        cap: u32,
+        cache: &mut BoundCache,
+        movable: Bitboard,
+        recruits: u32,
+    ) -> Option<u32> {
+        let (from, to) = (mv.from(), mv.to());
+        let role = match mv.kind() {
+            MoveKind::Normal | MoveKind::DoublePush => parent.piece_at(from).map(|p| p.role),
+            MoveKind::Promotion(role) => Some(role),
+            MoveKind::Castle | MoveKind::EnPassant => None,
+        };
+        if !self.ready || self.cap != cap {
+            self.prepare(parent, cap, cache);
+        }
+        if !self.fast
+            || role? == Role::King && !self.king_settled
+            || self.unsettled.contains(to) && parent.piece_at(to).is_some()
+            || u32::from(parent.castling_after(mv) & self.rights != 0) != self.castling_slack
+        {
+            return None;
+        }
+        let role = role?;
+        let index = cache.entry_index_hinted(self.key, &self.targets[..self.count], &mut self.hint);
+        let (entry, scratch) = cache.entry_and_scratch(index);
+        // The moved piece on `to`, then the others as the parent has them.
+        let l = entry.levels(role, to);
+        let moved_now = l[0];
+        let moved_fixed = !movable.contains(to);
+        let moved_later = if !moved_fixed || recruits > 0 {
+            l[self.level] & !moved_now
+        } else {
+            0
+        };
+        // The others' cover: a target is still covered now (or within the
+        // cap) without the moved piece if two pieces cover it or one other
+        // than it.
+        let piece = self.at[from.index()] as usize;
+        let (_, _, old_now, old_upto, old_mover) = self.pieces[piece];
+        let old_bit = if old_mover == NOT_MOVER {
+            0
+        } else {
+            1u32 << old_mover
+        };
+        let free = moved_now | self.twice_now | (self.once_now & !old_now);
+        let others_now = self.twice_now | (self.once_now & !old_now);
+        // The movers kept (bits of mover indices), and those that would be
+        // recruits.
+        let (reachable, keep, mut new_mask): (u16, u32, u32);
+        if movable == Bitboard::ALL || recruits > 0 {
+            // Every other piece may move.
+            reachable = moved_now | moved_later | self.twice_upto | (self.once_upto & !old_upto);
+            keep = self.all_movers & !old_bit;
+            new_mask = 0;
+            if movable != Bitboard::ALL {
+                for sq in self.ours & !movable & !from.bb() {
+                    let mover = self.pieces[self.at[sq.index()] as usize].4;
+                    if mover != NOT_MOVER {
+                        new_mask |= 1 << mover;
+                    }
+                }
+            }
+        } else {
+            // Only the other pieces on `movable` may move.
+            let mut r = moved_now | moved_later | others_now;
+            let mut k = 0u32;
+            for sq in self.ours & movable & !from.bb() {
+                let (_, _, _, upto, mover) = self.pieces[self.at[sq.index()] as usize];
+                r |= upto;
+                if mover != NOT_MOVER {
+                    k |= 1 << mover;
+                }
+            }
+            reachable = r;
+            keep = k;
+            new_mask = 0;
+        }
+        if reachable != self.full {
+            return Some(cap + 1);
+        }
+        let moved = self.movers;
+        // (Mover indices in the cover problem: the moved piece 0, the others
+        // one up.)
+        new_mask <<= 1;
+        if moved_later != 0 && moved_fixed {
+            new_mask |= 1;
+        }
+        let limit = if new_mask.count_ones() <= recruits || recruits as usize >= MAX_LAYERS {
+            Recruits::NONE
+        } else {
+            Recruits {
+                new_mask,
+                max: recruits,
+            }
+        };
+        let need = self.full & !free;
+        if need == 0 {
+            return Some(0);
+        }
+        let budget = self.budget;
+        if !self.prepared_ok {
+            self.prepared_ok = true;
+            self.build(entry, &mut scratch.restricted);
+        }
+        let prep = self.prepared.as_deref_mut().filter(|p| !p.overflow)?;
+        // The movers not kept (the moved piece's old self among them) count
+        // as used from the start: the search never takes them, and they are
+        // no recruits. The moved piece is mover 0, the others follow.
+        let used = !(keep << 1) & ((2 << moved) - 2);
+        let mut who = prep.who;
+        let mut start = FRONT;
+        if moved_later != 0 {
+            // (More options than the room in front: the full way.)
+            let end = gather(
+                entry,
+                &mut scratch.restricted,
+                &mut scratch.flat,
+                0,
+                (role, to),
+                need,
+                budget,
+            )
+            .filter(|&end| end <= FRONT)?;
+            start = FRONT - end;
+            prep.flat[start..FRONT].copy_from_slice(&scratch.flat[..end]);
+            // (Cheapest first: a target counts from the least cost
+            // covering it on.)
+            let mut seen = 0u16;
+            for &(m, c) in &scratch.flat[..end] {
+                let mut bits = m & !seen;
+                seen |= m;
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    for row in &mut who[c as usize..=budget as usize] {
+                        row[i] |= 1;
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
+        prep.starts[0] = start as u16;
+        let problem = Cover {
+            flat: &prep.flat[..prep.n],
+            starts: &prep.starts[..=moved + 1],
+            who: &who,
+            limit,
+        };
+        let best = if coverable(&who[budget as usize], need, !used & limit.free(used)) {
+            min_cover(&problem, need, used, budget)
+        } else {
+            FAR
+        };
+        Some(if best > budget {
+            cap + 1
+        } else {
+            (best as u32).saturating_sub(self.castling_slack)
+        })
+    }
+
+    /// Gathers the movers' options, restricted to the targets not covered
+    /// now by two of our pieces.
+    #[cold]
+    #[inline(never)]
+    fn build(&mut self, entry: &mut CacheEntry, restricted: &mut [Restricted; RESTRICTED_SLOTS]) {
+        let prep = self.prepared.get_or_insert_with(|| {
+            Box::new(Prepared {
+                overflow: false,
+                n: 0,
+                flat: [(0, 0); FRONT + MAX_FLAT + RESTRICTED],
+                starts: [0; MAX_MOVERS as usize + 2],
+                who: [[0; 9]; DFS_BUDGET as usize + 1],
+            })
+        });
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &(_, _, now, _, _) in &self.pieces[..self.len] {
+            twice |= once & now;
+            once |= now;
+        }
+        let wanted = self.full & !twice;
+        prep.overflow = false;
+        prep.who = [[0; 9]; DFS_BUDGET as usize + 1];
+        let mut n = 0;
+        let (_, flat) = prep.flat.split_at_mut(FRONT);
+        let flat: &mut [(u16, u8); MAX_FLAT + RESTRICTED] = flat.try_into().expect("sizes");
+        for &(sq, role, _, _, mover) in &self.pieces[..self.len] {
+            if mover == NOT_MOVER {
+                continue;
+            }
+            prep.starts[mover as usize + 1] = (FRONT + n) as u16;
+            match gather(entry, restricted, flat, n, (role, sq), wanted, self.budget) {
+                Some(end) => {
+                    add_who(&mut prep.who, &flat[n..end], mover as usize + 1);
+                    n = end;
+                }
+                None => {
+                    prep.overflow = true;
+                    return;
+                }
+            }
+        }
+        prep.starts[self.movers + 1] = (FRONT + n) as u16;
+        prep.n = FRONT + n;
+        for b in 1..=self.budget as usize {
+            let (lower, this) = prep.who.split_at_mut(b);
+            for (w, &l) in this[0].iter_mut().zip(&lower[b - 1]) {
+                *w |= l;
+            }
+        }
+    }
+
+    /// Prepares for the children of `pos` with `cap` moves left to them.
+    #[cold]
+    #[inline(never)]
+    fn prepare(&mut self, pos: &Position, cap: u32, cache: &mut BoundCache) {
+        self.ready = true;
+        self.cap = cap;
+        self.fast = false;
+        self.prepared_ok = false;
+        let us = pos.side_to_move();
+        self.rights = if us == Color::White { 3 } else { 12 };
+        self.castling_slack = u32::from(pos.castling_rights() & self.rights != 0);
+        let budget = (cap + self.castling_slack).min(FAR as u32 - 1) as u8;
+        if pos.color_bb(us).count() > MAX_MOVERS || budget > DFS_BUDGET {
+            return;
+        }
+        self.fast = true;
+        self.budget = budget;
+        // (As in `lower_bound_movable`.)
+        let them = us.other();
+        let eksq = pos.king_square(them);
+        let mut flights = attacks::king(eksq) & !pos.color_bb(them);
+        let first_move_may_check = pos
+            .rules()
+            .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
+        self.unsettled = attacks::king(eksq);
+        self.king_settled = true;
+        if !first_move_may_check {
+            flights &= !excused_flights(pos, us, eksq, cap);
+            let sliders = excusing_sliders(pos, us, eksq);
+            self.unsettled |= sliders;
+            self.king_settled = sliders.is_empty();
+        }
+        self.targets[0] = eksq;
+        self.count = 1;
+        for f in flights {
+            self.targets[self.count] = f;
+            self.count += 1;
+        }
+        self.full = (1 << self.count) - 1;
+        self.key = (eksq, flights.0 | eksq.bb().0, us, self.castling_slack as u8);
+        self.level = (cap as usize).min(LEVELS - 1);
+        let index = cache.entry_index_hinted(self.key, &self.targets[..self.count], &mut self.hint);
+        let (entry, _) = cache.entry_and_scratch(index);
+        self.len = 0;
+        self.movers = 0;
+        self.ours = pos.color_bb(us);
+        (
+            self.once_now,
+            self.twice_now,
+            self.once_upto,
+            self.twice_upto,
+        ) = (0, 0, 0, 0);
+        for from in pos.color_bb(us) {
+            let Some(piece) = pos.piece_at(from) else {
+                continue;
+            };
+            let l = entry.levels(piece.role, from);
+            let (now, upto) = (l[0], l[self.level]);
+            let mover = if upto & !now != 0 {
+                self.movers += 1;
+                (self.movers - 1) as u8
+            } else {
+                NOT_MOVER
+            };
+            self.pieces[self.len] = (from, piece.role, now, upto, mover);
+            self.at[from.index()] = self.len as u8;
+            self.len += 1;
+            self.twice_now |= self.once_now & now;
+            self.once_now |= now;
+            self.twice_upto |= self.once_upto & upto;
+            self.once_upto |= upto;
+        }
+        self.all_movers = (1 << self.movers) - 1;
+    }
+}
+
 /// At most `max` of the movers in `new_mask` may be used (a restricted search
 /// pass: pieces that have not moved yet and would start moving).
 #[derive(Clone, Copy)]
@@ -1154,10 +1746,11 @@ impl Recruits {
 const MAX_FLAT: usize = 256;
 
 /// Budgets up to this are solved by [`min_cover`], larger ones by
-/// [`min_cover_dp`] (whose cost does not grow with the budget; the search's
-/// bounds have budgets up to about 6, where the depth-first search with its
-/// per-target piece masks is cheaper).
-const DFS_BUDGET: u8 = 6;
+/// [`min_cover_dp`] (whose cost does not grow with the budget, about 47k
+/// instructions a call). Branching on the most constrained target, the
+/// depth-first search is cheaper up to here too (Janko-Guid 60 at 6: 4.63 G
+/// instructions, at 9: 4.58 G, at 12: 4.59 G).
+const DFS_BUDGET: u8 = 9;
 
 /// The cover problem of [`min_cover`]: piece `p` owns the options
 /// `flat[starts[p]..starts[p + 1]]` (cheapest first), and `who[b][i]` holds
@@ -1190,7 +1783,22 @@ fn coverable(who: &[u32; 9], uncovered: u16, free: u32) -> bool {
 /// caller checks (saving the call when it fails).
 fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
     let free = !used & problem.limit.free(used);
-    let ti = uncovered.trailing_zeros() as usize;
+    // Branch on the target with the fewest pieces able to cover it (some
+    // chosen option covers every target, so any target gives an exact
+    // search; the most constrained one gives the smallest).
+    let row = &problem.who[budget as usize];
+    let mut ti = uncovered.trailing_zeros() as usize;
+    let mut fewest = (row[ti] & free).count_ones();
+    let mut rest = uncovered & (uncovered - 1);
+    while rest != 0 && fewest > 1 {
+        let i = rest.trailing_zeros() as usize;
+        let k = (row[i] & free).count_ones();
+        if k < fewest {
+            fewest = k;
+            ti = i;
+        }
+        rest &= rest - 1;
+    }
     let t = 1u16 << ti;
     let mut best = FAR;
     let mut candidates = problem.who[budget as usize][ti] & free;
@@ -1210,6 +1818,8 @@ fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
             let others = uncovered & !m;
             let rest = if others == 0 {
                 0
+            } else if left == 1 {
+                one_option(problem, others, used | 1 << p)
             } else {
                 let used = used | 1 << p;
                 let free = !used & problem.limit.free(used);
@@ -1225,6 +1835,36 @@ fn min_cover(problem: &Cover, uncovered: u16, used: u32, budget: u8) -> u8 {
         }
     }
     best
+}
+
+/// [`min_cover`] with a budget of one move: 1 if one free piece covers
+/// all of `uncovered` (not empty) with an option of one move, else more
+/// (two options would cost two).
+#[inline]
+fn one_option(problem: &Cover, uncovered: u16, used: u32) -> u8 {
+    let mut candidates = !used & problem.limit.free(used);
+    let mut rest = uncovered;
+    while rest != 0 {
+        candidates &= problem.who[1][rest.trailing_zeros() as usize];
+        if candidates == 0 {
+            return FAR;
+        }
+        rest &= rest - 1;
+    }
+    while candidates != 0 {
+        let p = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        let options = &problem.flat[problem.starts[p] as usize..problem.starts[p + 1] as usize];
+        for &(m, c) in options {
+            if c > 1 {
+                break;
+            }
+            if m & uncovered == uncovered {
+                return 1;
+            }
+        }
+    }
+    FAR
 }
 
 /// [`min_cover`] for larger budgets: dynamic programming over the subsets

@@ -995,6 +995,87 @@ mod tests {
             .fold(Bitboard::EMPTY, |b, s| b | s.bb())
     }
 
+    /// [`bounds::ChildBounds`] gives every child of a node exactly the value
+    /// of [`bounds::lower_bound_movable`] on the child, along random lines of
+    /// each turn, with movable sets and recruit limits as the restricted
+    /// passes make them (and random ones).
+    #[test]
+    fn child_bounds_match_the_full_bound() {
+        let mut rng = StdRng::seed_from_u64(808);
+        let mut cache = bounds::BoundCache::default();
+        let mut full_cache = bounds::BoundCache::default();
+        let mut child_bounds = bounds::ChildBounds::default();
+        let mut checked = 0u64;
+        let mut values = [0u64; 8];
+        let fits = |p: &Position| {
+            [Color::White, Color::Black]
+                .iter()
+                .all(|&c| p.color_bb(c).count() <= 16)
+        };
+        for start in positions().into_iter().filter(fits) {
+            for _walk in 0..3 {
+                let mut pos = start.clone();
+                loop {
+                    let left = pos.moves_left();
+                    let moves = legal_moves(&pos);
+                    if moves.is_empty() || left <= 2 {
+                        break;
+                    }
+                    let ours = pos.color_bb(pos.side_to_move());
+                    for cap in [left - 1, rng.random_range(0..8)] {
+                        child_bounds.reset();
+                        // One restriction per node, as a pass has it: the
+                        // pieces moved so far and the room for more.
+                        let moved = subset(&mut rng, ours);
+                        let room: u32 = rng.random_range(0..4);
+                        for &mv in moves.iter() {
+                            let mut child = pos.clone();
+                            if child.play(mv).turn_ended {
+                                continue;
+                            }
+                            let (movable, recruits) = match rng.random_range(0..4) {
+                                0 => (Bitboard::ALL, 0),
+                                1 => (
+                                    subset(&mut rng, ours) | mv.to().bb(),
+                                    rng.random_range(0..5),
+                                ),
+                                _ => {
+                                    let fresh = !moved.contains(mv.from());
+                                    let now = (moved & !mv.from().bb()) | mv.to().bb();
+                                    (now, room.saturating_sub(u32::from(fresh)))
+                                }
+                            };
+                            let want = bounds::lower_bound_movable(
+                                &child,
+                                cap,
+                                &mut full_cache,
+                                movable,
+                                recruits,
+                            );
+                            let got = child_bounds
+                                .bound(&pos, &child, mv, cap, &mut cache, movable, recruits);
+                            assert_eq!(
+                                got,
+                                want,
+                                "{} {mv:?} cap {cap} movable {:x} recruits {recruits}",
+                                fen::to_fen(&pos),
+                                movable.0
+                            );
+                            values[(want as usize).min(7)] += 1;
+                            checked += 1;
+                        }
+                    }
+                    let mv = moves.as_slice()[rng.random_range(0..moves.len())];
+                    if pos.play(mv).turn_ended {
+                        break;
+                    }
+                }
+            }
+        }
+        eprintln!("{checked} checked, values {values:?}");
+        assert!(checked > 100_000);
+    }
+
     /// The bound and the last-two filter give exactly the values of the
     /// reference implementation, along random lines of each turn (with the
     /// caps, movable sets and recruit limits the search and the evaluation

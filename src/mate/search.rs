@@ -94,6 +94,12 @@ pub(crate) struct Searcher<'a> {
     children: Vec<Vec<Child>>,
     /// Piece options for the move budget bound.
     bound_cache: bounds::BoundCache,
+    /// Per ply: the children's bounds, prepared once per node.
+    child_bounds: Vec<bounds::ChildBounds>,
+    /// While the children of a node with two moves left are searched: its
+    /// filter, which their last moves use too.
+    /// (Boxed: it is taken and put back for every last move.)
+    parent_two: Option<Box<bounds::LastTwo>>,
     /// With `Some`: a restricted pass, where only a few pieces may move.
     pub few: Option<Few>,
     /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
@@ -184,6 +190,8 @@ impl<'a> Searcher<'a> {
             budget_end: u64::MAX,
             children: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
+            child_bounds: Vec::new(),
+            parent_two: None,
             few: None,
             bound_memo: Vec::new(),
         }
@@ -230,6 +238,10 @@ impl<'a> Searcher<'a> {
         }
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
+        if self.child_bounds.len() <= ply {
+            self.child_bounds.resize_with(ply + 1, Default::default);
+        }
+        self.child_bounds[ply].reset();
         let mut found = false;
         let mut outcome = None;
         let last_two = (left == 2).then(|| bounds::LastTwo::new_cached(pos, &mut self.bound_cache));
@@ -269,6 +281,26 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
+            // A child whose key is known without playing the move (the most
+            // common) is looked up and bounded before it is played: most
+            // children are pruned there.
+            if left > 2
+                && let Some(key) = pos.key_after(mv)
+            {
+                self.unflushed += 1;
+                let mut played = None;
+                let Some(need) = self.child_need(pos, mv, key, None, &mut played, left, next_few)
+                else {
+                    continue;
+                };
+                let child = played.unwrap_or_else(|| {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    child
+                });
+                children.push((need, closeness(pos, mv), mv, child, next_few));
+                continue;
+            }
             let mut child = pos.clone();
             let effect = child.play(mv);
             self.unflushed += 1;
@@ -292,44 +324,18 @@ impl<'a> Searcher<'a> {
             let need = if left == 2 {
                 1
             } else {
-                // The bound of a child met before (in an earlier round, or
-                // by another move order) is remembered: the key covers the
-                // position and the restriction. A remembered bound over the
-                // budget saves the table probes too.
-                let key = next_few.map_or(child.key(), |f| f.key(child.key()));
-                let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
-                let memo = match self.bound_memo.get(slot) {
-                    Some(&(k, need)) if k == key => Some(need),
-                    _ => None,
-                };
-                if memo.is_some_and(|need| need > left - 1) {
-                    continue;
-                }
-                if self.shared.tt.proved_none(child.key())
-                    || next_few.is_some() && self.shared.tt.proved_none(key)
-                {
-                    continue;
-                }
-                let need = match memo {
+                match self.child_need(
+                    pos,
+                    mv,
+                    child.key(),
+                    Some(&child),
+                    &mut None,
+                    left,
+                    next_few,
+                ) {
                     Some(need) => need,
-                    None => {
-                        let need = bounds::lower_bound_movable(
-                            &child,
-                            left - 1,
-                            &mut self.bound_cache,
-                            next_few.map_or(Bitboard::ALL, |f| f.moved),
-                            next_few.map_or(0, |f| f.limit - f.count),
-                        );
-                        if let Some(e) = self.bound_memo.get_mut(slot) {
-                            *e = (key, need);
-                        }
-                        need
-                    }
-                };
-                if need > left - 1 {
-                    continue;
+                    None => continue,
                 }
-                need
             };
             children.push((need, closeness(pos, mv), mv, child, next_few));
         }
@@ -341,6 +347,8 @@ impl<'a> Searcher<'a> {
                 let k = self.salt % children.len();
                 children.rotate_left(k);
             }
+            // (The children's last moves use this node's filter.)
+            self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
             for (_, _, mv, child, next_few) in &children {
                 self.line.push(*mv);
                 self.few = *next_few;
@@ -363,6 +371,7 @@ impl<'a> Searcher<'a> {
                 }
                 self.line.pop();
             }
+            self.parent_two = None;
         }
         self.children[ply] = children;
         if let Some(o) = outcome {
@@ -378,18 +387,152 @@ impl<'a> Searcher<'a> {
         Outcome::NoMate
     }
 
+    /// The bound of the child of `pos` after `mv` (its key `key`, `left - 1`
+    /// moves left to it, the pass restriction `next_few`), or `None` when the
+    /// memo, the table or the bound prunes it. `child` is the child if it
+    /// was played; if not and the bound needs it, it is played into `played`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child_need(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        key: u64,
+        child: Option<&Position>,
+        played: &mut Option<Position>,
+        left: u32,
+        next_few: Option<Few>,
+    ) -> Option<u32> {
+        // The bound of a child met before (in an earlier round, or by
+        // another move order) is remembered: the key covers the position
+        // and the restriction. A remembered bound over the budget saves the
+        // table probes too.
+        let few_key = next_few.map_or(key, |f| f.key(key));
+        let slot = (few_key as usize) & self.bound_memo.len().wrapping_sub(1);
+        let memo = match self.bound_memo.get(slot) {
+            Some(&(k, need)) if k == few_key => Some(need),
+            _ => None,
+        };
+        if memo.is_some_and(|need| need > left - 1) {
+            return None;
+        }
+        if self.shared.tt.proved_none(key)
+            || next_few.is_some() && self.shared.tt.proved_none(few_key)
+        {
+            return None;
+        }
+        let need = match memo {
+            Some(need) => need,
+            None => {
+                let (cap, movable, recruits) = (
+                    left - 1,
+                    next_few.map_or(Bitboard::ALL, |f| f.moved),
+                    next_few.map_or(0, |f| f.limit - f.count),
+                );
+                let ply = self.line.len();
+                let need = match self.child_bounds[ply].bound_from_parent(
+                    pos,
+                    mv,
+                    cap,
+                    &mut self.bound_cache,
+                    movable,
+                    recruits,
+                ) {
+                    Some(need) => need,
+                    None => {
+                        let child = match child {
+                            Some(child) => child,
+                            None => played.insert({
+                                let mut child = pos.clone();
+                                child.play(mv);
+                                child
+                            }),
+                        };
+                        bounds::lower_bound_movable(
+                            child,
+                            cap,
+                            &mut self.bound_cache,
+                            movable,
+                            recruits,
+                        )
+                    }
+                };
+                if let Some(e) = self.bound_memo.get_mut(slot) {
+                    *e = (few_key, need);
+                }
+                need
+            }
+        };
+        (need < left).then_some(need)
+    }
+
     /// The last move of the turn: only a checking move can mate.
     fn last_move(&mut self, pos: &Position) -> Outcome {
         let mut checks = MoveList::new();
         generate_checks(pos, &mut checks);
+        // The filter of the node before (where the move that led here was
+        // made), or, without one, a filter of this node (worth preparing
+        // for more than one check).
+        let first = self
+            .line
+            .last()
+            .copied()
+            .filter(|m| m.kind() != MoveKind::Castle)
+            .and_then(|m| Some((m, pos.piece_at(m.to())?.role)));
+        let parent = self.parent_two.take();
+        let filter = match (&parent, first) {
+            (Some(_), Some(_)) => None,
+            _ => {
+                (checks.len() > 1).then(|| bounds::LastOne::new_cached(pos, &mut self.bound_cache))
+            }
+        };
+        let outcome =
+            self.last_move_checks(pos, &checks, parent.as_deref().zip(first), filter.as_ref());
+        self.parent_two = parent;
+        outcome
+    }
+
+    /// [`Searcher::last_move`] over `checks`, each first tested by the
+    /// filter of the node before (with the move made there) or `filter`.
+    fn last_move_checks(
+        &mut self,
+        pos: &Position,
+        checks: &MoveList,
+        parent: Option<(&bounds::LastTwo, (Move, Role))>,
+        filter: Option<&bounds::LastOne>,
+    ) -> Outcome {
         let mut found = false;
         for &mv in checks.iter() {
             if self.few.is_some_and(|f| f.after(mv).is_none()) {
                 continue;
             }
+            self.unflushed += 1;
+            // A check that leaves a flight or the king's square unattacked
+            // even on the empty board does not mate: not played.
+            let role = || match mv.kind() {
+                MoveKind::Promotion(role) => role,
+                _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
+            };
+            let castle = mv.kind() == MoveKind::Castle;
+            let pass = match (parent, filter) {
+                (Some((f, (first, first_role))), _) => f.may_mate_after_two(
+                    &mut self.bound_cache,
+                    (first.from(), first.to()),
+                    first_role,
+                    (mv.from(), mv.to()),
+                    role(),
+                    castle,
+                ),
+                (None, Some(f)) => {
+                    f.may_mate_after(&mut self.bound_cache, (mv.from(), mv.to()), role(), castle)
+                }
+                (None, None) => true,
+            };
+            if !pass {
+                continue;
+            }
             let mut child = pos.clone();
             child.play(mv);
-            self.unflushed += 1;
             if is_mated(&child) {
                 self.line.push(mv);
                 match self.all.as_mut() {
