@@ -1,7 +1,7 @@
 //! The mate finder against the rules core: random positions compared with
 //! the brute-force reference, the Janko-Guid set, and the Popeye verdicts.
 
-use crescendo::chess::{Position, Rules, fen, legal_moves, status};
+use crescendo::chess::{MoveList, Position, Rules, fen, legal_moves, status};
 use crescendo::mate::{self, MateLimits, MateTable, Verdict};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -12,6 +12,22 @@ fn solve(pos: &Position, tt: &MateTable) -> Verdict {
 
 /// Plays random turns from the start; returns the positions met at turn
 /// starts and some mid-turn ones, with turns of at most `max_len` moves left.
+/// Plays one of `moves` (not empty), preferring those that land near the
+/// enemy king: aggressive games reach mating positions often.
+fn play_towards_enemy_king(pos: &mut Position, moves: &MoveList, rng: &mut StdRng) {
+    let ek = pos.king_square(pos.side_to_move().other());
+    let mv = *moves
+        .iter()
+        .min_by_key(|m| {
+            let d = (m.to().file() as i32 - ek.file() as i32)
+                .abs()
+                .max((m.to().rank() as i32 - ek.rank() as i32).abs());
+            d * 8 + rng.random_range(0..12)
+        })
+        .expect("non-empty");
+    pos.play(mv);
+}
+
 fn random_positions(rules: Rules, seed: u64, games: usize, max_len: u32) -> Vec<Position> {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
@@ -109,18 +125,7 @@ fn aggressive_positions_match_brute_force() {
                     checked += 1;
                     mates += usize::from(reference);
                 }
-                // Prefer moves landing near the enemy king.
-                let ek = pos.king_square(pos.side_to_move().other());
-                let mv = *moves
-                    .iter()
-                    .min_by_key(|m| {
-                        let d = (m.to().file() as i32 - ek.file() as i32)
-                            .abs()
-                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                        d * 8 + rng.random_range(0..12)
-                    })
-                    .expect("non-empty");
-                pos.play(mv);
+                play_towards_enemy_king(&mut pos, &moves, &mut rng);
             }
         }
         assert!(
@@ -293,17 +298,7 @@ fn last_two_filter_is_sound() {
                         rejected += usize::from(!pass);
                     }
                 }
-                let ek = pos.king_square(pos.side_to_move().other());
-                let mv = *moves
-                    .iter()
-                    .min_by_key(|m| {
-                        let d = (m.to().file() as i32 - ek.file() as i32)
-                            .abs()
-                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                        d * 8 + rng.random_range(0..12)
-                    })
-                    .expect("non-empty");
-                pos.play(mv);
+                play_towards_enemy_king(&mut pos, &moves, &mut rng);
             }
         }
     }
@@ -443,17 +438,7 @@ fn restricted_bounds_keep_every_mate() {
                         rejected += 1;
                     }
                 }
-                let ek = pos.king_square(pos.side_to_move().other());
-                let mv = *moves
-                    .iter()
-                    .min_by_key(|m| {
-                        let d = (m.to().file() as i32 - ek.file() as i32)
-                            .abs()
-                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                        d * 8 + rng.random_range(0..12)
-                    })
-                    .expect("non-empty");
-                pos.play(mv);
+                play_towards_enemy_king(&mut pos, &moves, &mut rng);
             }
         }
     }
@@ -506,17 +491,7 @@ fn bound_with_our_pieces_in_the_way_keeps_every_mate() {
                         excluded += 1;
                     }
                 }
-                let ek = pos.king_square(pos.side_to_move().other());
-                let mv = *moves
-                    .iter()
-                    .min_by_key(|m| {
-                        let d = (m.to().file() as i32 - ek.file() as i32)
-                            .abs()
-                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                        d * 8 + rng.random_range(0..12)
-                    })
-                    .expect("non-empty");
-                pos.play(mv);
+                play_towards_enemy_king(&mut pos, &moves, &mut rng);
             }
         }
     }
@@ -534,7 +509,7 @@ fn bound_with_our_pieces_in_the_way_keeps_every_mate() {
 #[test]
 fn last_move_filter_keeps_every_mate() {
     use crescendo::chess::movegen::generate_checks;
-    use crescendo::chess::{MoveKind, MoveList, Role};
+    use crescendo::chess::{MoveKind, Role};
     use crescendo::mate::bounds::{BoundCache, LastOne, LastTwo};
     let role_of = |p: &Position, mv: crescendo::chess::Move| match mv.kind() {
         MoveKind::Promotion(r) => r,
@@ -607,17 +582,7 @@ fn last_move_filter_keeps_every_mate() {
                         }
                     }
                 }
-                let ek = pos.king_square(pos.side_to_move().other());
-                let mv = *moves
-                    .iter()
-                    .min_by_key(|m| {
-                        let d = (m.to().file() as i32 - ek.file() as i32)
-                            .abs()
-                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                        d * 8 + rng.random_range(0..12)
-                    })
-                    .expect("non-empty");
-                pos.play(mv);
+                play_towards_enemy_king(&mut pos, &moves, &mut rng);
             }
         }
     }
