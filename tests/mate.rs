@@ -336,7 +336,7 @@ fn all_mating_lines(
 #[test]
 fn restricted_bounds_keep_every_mate() {
     use crescendo::chess::position::castle_for;
-    use crescendo::chess::{Bitboard, MoveKind, Role, Square};
+    use crescendo::chess::{Bitboard, MoveKind, Square};
     use crescendo::mate::bounds::{BoundCache, LastTwo, lower_bound_movable};
     let mut lines_checked = 0;
     let mut rejected = 0;
@@ -402,10 +402,7 @@ fn restricted_bounds_keep_every_mate() {
                             // The piece of the last move, after this one.
                             if rest == 2 && !ended {
                                 let last = line[j + 1];
-                                let role = match mv.kind() {
-                                    MoveKind::Promotion(r) => r,
-                                    _ => p.piece_at(mv.from()).map_or(Role::Pawn, |x| x.role),
-                                };
+                                let role = p.role_after(mv);
                                 let filter = LastTwo::new(&p);
                                 let pass = filter.may_mate_after_movable(
                                     &p,
@@ -511,10 +508,6 @@ fn last_move_filter_keeps_every_mate() {
     use crescendo::chess::movegen::generate_checks;
     use crescendo::chess::{MoveKind, Role};
     use crescendo::mate::bounds::{BoundCache, LastOne, LastTwo};
-    let role_of = |p: &Position, mv: crescendo::chess::Move| match mv.kind() {
-        MoveKind::Promotion(r) => r,
-        _ => p.piece_at(mv.from()).map_or(Role::Pawn, |x| x.role),
-    };
     let (mut mates, mut rejected, mut pairs) = (0, 0, 0);
     for rules in [Rules::Italian, Rules::Scottish] {
         let mut rng = StdRng::seed_from_u64(67);
@@ -547,7 +540,7 @@ fn last_move_filter_keeps_every_mate() {
                                     (mv.from(), mv.to()),
                                     q.piece_at(mv.to()).map_or(Role::Pawn, |x| x.role),
                                     (last.from(), last.to()),
-                                    role_of(&q, last),
+                                    q.role_after(last),
                                     last.kind() == MoveKind::Castle,
                                 );
                                 assert!(pass, "{}: two of line {line:?}", fen::to_fen(&p));
@@ -558,7 +551,7 @@ fn last_move_filter_keeps_every_mate() {
                                 let pass = filter.may_mate_after(
                                     &mut cache,
                                     (mv.from(), mv.to()),
-                                    role_of(&p, mv),
+                                    p.role_after(mv),
                                     mv.kind() == MoveKind::Castle,
                                 );
                                 assert!(pass, "{}: line {line:?}", fen::to_fen(&p));
@@ -575,7 +568,7 @@ fn last_move_filter_keeps_every_mate() {
                             let pass = filter.may_mate_after(
                                 &mut cache,
                                 (mv.from(), mv.to()),
-                                role_of(&pos, mv),
+                                pos.role_after(mv),
                                 mv.kind() == MoveKind::Castle,
                             );
                             rejected += u32::from(!pass);

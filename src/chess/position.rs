@@ -433,6 +433,16 @@ impl Position {
         }
     }
 
+    /// The role of the piece `mv` leaves on its destination: the promoted
+    /// role, or the moving piece's (a pawn if `from` is empty).
+    #[inline]
+    pub fn role_after(&self, mv: Move) -> Role {
+        match mv.kind() {
+            MoveKind::Promotion(role) => role,
+            _ => self.board[mv.from().index()].map_or(Role::Pawn, |p| p.role),
+        }
+    }
+
     /// The castling rights [`Position::play`] leaves after `mv`.
     #[inline]
     pub fn castling_after(&self, mv: Move) -> u8 {

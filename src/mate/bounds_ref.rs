@@ -921,7 +921,7 @@ const MAX_LAYERS: usize = 5;
 mod tests {
     use super::super::bounds;
     use super::*;
-    use crate::chess::{Move, MoveKind, Rules, fen, legal_moves};
+    use crate::chess::{MoveKind, Rules, fen, legal_moves};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
@@ -979,13 +979,6 @@ mod tests {
             }
         }
         out
-    }
-
-    fn role_of(pos: &Position, mv: Move) -> Role {
-        match mv.kind() {
-            MoveKind::Promotion(role) => role,
-            _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
-        }
     }
 
     /// A random subset of `set`.
@@ -1160,7 +1153,7 @@ mod tests {
                             };
                             let args = (
                                 (mv.from(), mv.to()),
-                                role_of(&pos, mv),
+                                pos.role_after(mv),
                                 mv.kind() == MoveKind::Castle,
                             );
                             let want = old.may_mate_after_movable(

@@ -265,10 +265,7 @@ impl<'a> Searcher<'a> {
                     .as_ref()
                     .is_some_and(|c| c.gives_check(pos, mv))
             {
-                let role = match mv.kind() {
-                    MoveKind::Promotion(role) => role,
-                    _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
-                };
+                let role = pos.role_after(mv);
                 if !f.may_mate_after_movable(
                     pos,
                     &mut self.bound_cache,
@@ -509,10 +506,7 @@ impl<'a> Searcher<'a> {
             self.unflushed += 1;
             // A check that leaves a flight or the king's square unattacked
             // even on the empty board does not mate: not played.
-            let role = || match mv.kind() {
-                MoveKind::Promotion(role) => role,
-                _ => pos.piece_at(mv.from()).map_or(Role::Pawn, |p| p.role),
-            };
+            let role = || pos.role_after(mv);
             let castle = mv.kind() == MoveKind::Castle;
             let pass = match (parent, filter) {
                 (Some((f, (first, first_role))), _) => f.may_mate_after_two(
