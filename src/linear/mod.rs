@@ -35,7 +35,7 @@ use std::fmt;
 pub use board::Board;
 pub use eval::evaluate;
 pub use notation::Move;
-pub use perft::{PerftResult, perft, perft_divide};
+pub use perft::{PerftResult, perft, perft_divide, perft_until_stopped};
 pub use position::{EndReason, GameResult, Options, Outcome, Position, Status};
 pub use record::{GameRecord, parse_record, result_token};
 pub use search::{Limits, Score, SearchInfo, SearchResult, Searcher, search};

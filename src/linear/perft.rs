@@ -2,6 +2,7 @@
 
 use super::notation::Move;
 use super::position::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Counts of the move sequences of exactly `turns` turns from a position.
 /// A pass counts as a turn when it is the only legal move; a game that
@@ -27,7 +28,16 @@ impl std::ops::AddAssign for PerftResult {
 /// Counts the move sequences of `turns` turns from `pos`.
 pub fn perft(pos: &Position, turns: u32) -> PerftResult {
     let mut moves = Vec::new();
-    count(pos, turns, None, &mut moves)
+    count(pos, turns, None, &mut moves, None)
+}
+
+/// [`perft`] that gives up as soon as `stop` is set (`None`): the
+/// protocol's `go perft` must answer `stop` at once, and one first move of
+/// a deep count can take minutes.
+pub fn perft_until_stopped(pos: &Position, turns: u32, stop: &AtomicBool) -> Option<PerftResult> {
+    let mut moves = Vec::new();
+    let counts = count(pos, turns, None, &mut moves, Some(stop));
+    (!stop.load(Ordering::Relaxed)).then_some(counts)
 }
 
 /// [`perft`] split by first move, in legal-move order.
@@ -38,17 +48,26 @@ pub fn perft_divide(pos: &Position, turns: u32) -> Vec<(Move, PerftResult)> {
     let mut moves = Vec::new();
     pos.legal_moves()
         .into_iter()
-        .map(|mv| (mv, count(&pos.after(mv), turns - 1, Some(mv), &mut moves)))
+        .map(|mv| {
+            let counts = count(&pos.after(mv), turns - 1, Some(mv), &mut moves, None);
+            (mv, counts)
+        })
         .collect()
 }
 
 /// `buffers` holds one move list per remaining turn, reused down the tree.
+/// A set `stop` cuts the count short (checked above the frontier, where a
+/// node costs a whole move list anyway).
 fn count(
     pos: &Position,
     turns: u32,
     last: Option<Move>,
     buffers: &mut Vec<Vec<Move>>,
+    stop: Option<&AtomicBool>,
 ) -> PerftResult {
+    if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return PerftResult::default();
+    }
     if turns == 0 {
         return PerftResult {
             sequences: 1,
@@ -70,7 +89,7 @@ fn count(
         }
     } else {
         for &mv in &moves {
-            total += count(&pos.after(mv), turns - 1, Some(mv), buffers);
+            total += count(&pos.after(mv), turns - 1, Some(mv), buffers, stop);
         }
     }
     buffers.push(moves);

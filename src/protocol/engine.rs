@@ -152,10 +152,9 @@ impl Engine {
     }
 
     /// `ucinewgame` stops a running job first (UCI does not allow one then,
-    /// but a GUI may send it anyway). Waiting without bound would block the
-    /// input loop behind a job slow to stop (a Linear Progression perft
-    /// looks at `stop` between first moves only), so such a job makes it an
-    /// error instead.
+    /// but a GUI may send it anyway). Every job answers `stop` within
+    /// milliseconds; should one ever not, waiting without bound would block
+    /// the input loop behind it, so that case is an error instead.
     fn new_game(&mut self) {
         self.stop();
         if self.running.is_some() {

@@ -8,7 +8,7 @@ use super::jobs::wait_for_stop;
 use super::options::Options as EngineOptions;
 use crate::linear::{
     Colour, EndReason, GameResult, Limits, Move, Options, Outcome, Position, Score, SearchInfo,
-    SearchResult, Searcher, Status, perft,
+    SearchResult, Searcher, Status, perft_until_stopped,
 };
 use crate::search::bench::BenchReport;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -303,16 +303,17 @@ pub fn search_job(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobCon
     ctx.last_line(&bestmove_line(result.best_move));
 }
 
-/// `go perft T`: sequences per first move, then the total. Checks `stop`
-/// between first moves.
+/// `go perft T`: sequences per first move, then the total. A `stop` cuts
+/// the count short inside a first move; the total so far is given.
 pub fn perft_job(pos: &Position, turns: u32, ctx: &JobContext) {
     let mut total: u64 = 0;
     for mv in pos.legal_moves() {
-        if ctx.stop.load(Ordering::Relaxed) {
+        let Some(counts) = perft_until_stopped(&pos.after(mv), turns.saturating_sub(1), &ctx.stop)
+        else {
             ctx.out.line("info string perft stopped");
             break;
-        }
-        let n = perft(&pos.after(mv), turns.saturating_sub(1)).sequences;
+        };
+        let n = counts.sequences;
         ctx.out.line(&format!("{mv}: {n}"));
         total = n.saturating_add(total);
     }
