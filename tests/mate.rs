@@ -585,3 +585,27 @@ fn last_move_filter_keeps_every_mate() {
         "{mates} mating moves and {pairs} last pairs checked, {rejected} checks rejected"
     );
 }
+
+/// The ten-quiet-turn test's answer depends on the position and the node
+/// budget alone, not on what the same thread asked before.
+#[test]
+fn the_quiet_test_forgets_earlier_questions() {
+    // A lone king the knight and bishop cannot mate within 7 moves; the
+    // finder needs thousands of nodes to prove it.
+    let pos = fen::parse("8/8/3N4/8/3B4/1k6/8/1K6 w - - 10 7", Rules::Italian).unwrap();
+    let (mut enough, mut short) = (1u64 << 24, 0u64);
+    assert_eq!(crescendo::mate::mates_this_turn(&pos, enough), Some(false));
+    while enough - short > 1 {
+        let mid = (enough + short) / 2;
+        match crescendo::mate::mates_this_turn(&pos, mid) {
+            Some(false) => enough = mid,
+            None => short = mid,
+            Some(true) => panic!("a mate where there is none"),
+        }
+    }
+    eprintln!("proved with {enough} nodes");
+    assert!(enough > 1000, "{enough}");
+    // Right after a proof, one node fewer is still not enough.
+    assert_eq!(crescendo::mate::mates_this_turn(&pos, enough), Some(false));
+    assert_eq!(crescendo::mate::mates_this_turn(&pos, enough - 1), None);
+}

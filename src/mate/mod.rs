@@ -308,10 +308,16 @@ pub fn mates_this_turn(pos: &Position, nodes: u64) -> Option<bool> {
         nodes: Some(nodes),
         ..MateLimits::default()
     };
-    TABLE.with(|tt| match find_mate(pos, &limits, tt).verdict {
-        Verdict::Mate(_) => Some(true),
-        Verdict::NoMate => Some(false),
-        Verdict::Unknown => None,
+    TABLE.with(|tt| {
+        // The answer must depend on the position and the budget alone: proofs
+        // left from earlier calls (other games of a match) would let the same
+        // question finish within the budget one time and not another.
+        tt.clear();
+        match find_mate(pos, &limits, tt).verdict {
+            Verdict::Mate(_) => Some(true),
+            Verdict::NoMate => Some(false),
+            Verdict::Unknown => None,
+        }
     })
 }
 
