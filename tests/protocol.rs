@@ -734,17 +734,20 @@ fn perft_counts_beyond_64_bits_say_so() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("exceeds 64 bits"));
 }
 
-#[test]
-fn stop_ends_a_perft_within_50ms() {
+/// Sends `setup`, starts `go`, and checks that `stop` ends it within 50 ms
+/// with a "perft stopped" line.
+fn perft_stops_within_50ms(setup: &[&str], go: &str) {
     let mut e = Engine::start();
-    e.send("position startpos");
-    e.send("go perft 6");
+    for line in setup {
+        e.send(line);
+    }
+    e.send(go);
     thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
     e.send("stop");
     let lines = e.until("Nodes searched");
     let latency = started.elapsed();
-    eprintln!("perft stop latency {latency:?}");
+    eprintln!("{go}: stop latency {latency:?}");
     assert!(latency < Duration::from_millis(50), "{latency:?}");
     assert!(
         lines.contains(&"info string perft stopped".to_string()),
@@ -755,24 +758,17 @@ fn stop_ends_a_perft_within_50ms() {
 }
 
 #[test]
+fn stop_ends_a_perft_within_50ms() {
+    perft_stops_within_50ms(&["position startpos"], "go perft 6");
+}
+
+#[test]
 fn stop_ends_a_linear_progression_perft_within_50ms() {
-    let mut e = Engine::start();
     // Each first move of 7 turns takes seconds: stop must cut inside one.
-    e.send("setoption name UCI_Variant value linear-progression");
-    e.send("go perft 7");
-    thread::sleep(Duration::from_millis(300));
-    let started = Instant::now();
-    e.send("stop");
-    let lines = e.until("Nodes searched");
-    let latency = started.elapsed();
-    eprintln!("Linear Progression perft stop latency {latency:?}");
-    assert!(latency < Duration::from_millis(50), "{latency:?}");
-    assert!(
-        lines.contains(&"info string perft stopped".to_string()),
-        "{lines:?}"
+    perft_stops_within_50ms(
+        &["setoption name UCI_Variant value linear-progression"],
+        "go perft 7",
     );
-    assert!(e.sync().is_empty());
-    e.quit();
 }
 
 #[test]
