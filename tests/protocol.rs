@@ -790,7 +790,7 @@ fn ucinewgame_never_blocks_behind_a_running_job() {
     );
     assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
     e.quit();
-    // A search stops at once: then ucinewgame simply works.
+    // The same with a search running.
     let mut e = Engine::start();
     e.send("go infinite");
     thread::sleep(Duration::from_millis(100));
