@@ -8,3 +8,6 @@ pub mod mate;
 pub mod memory;
 pub mod protocol;
 pub mod search;
+mod variant;
+
+pub use variant::Variant;

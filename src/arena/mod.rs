@@ -12,18 +12,18 @@
 //! - [`random_engine`]: a random mover speaking the protocol (a baseline).
 
 pub mod engine;
+pub mod game;
 pub mod linear;
 pub mod openings;
 pub mod random_engine;
 pub mod referee;
 pub mod runner;
 pub mod stats;
-pub mod variant;
 
 pub use engine::{Engine, EngineConfig, EngineError};
+pub use game::{MatchGame, MatchOpening, MatchRecord};
 pub use linear::{LinearOpening, play_linear_game};
 pub use openings::Opening;
 pub use referee::{GameResult, GameSettings, Outcome, Termination, TimeControl, play_game};
 pub use runner::{GameReport, MatchConfig, MatchSummary, OpeningSource, run_match};
 pub use stats::{Sprt, Tally};
-pub use variant::{MatchOpening, MatchRecord, MatchVariant};

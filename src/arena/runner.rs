@@ -9,9 +9,9 @@
 //! or the stop flag is set from outside (Ctrl-C).
 
 use super::engine::{Engine, EngineConfig, EngineError};
+use super::game::{MatchGame, MatchOpening, MatchRecord};
 use super::referee::{GameResult, GameSettings, TimeControl};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Tally};
-use super::variant::{MatchOpening, MatchRecord, MatchVariant};
 use crate::chess::Color;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -48,7 +48,7 @@ pub struct MatchConfig {
     /// See [`GameSettings::time_margin`].
     pub time_margin: Duration,
     /// The game and its rules.
-    pub variant: MatchVariant,
+    pub variant: MatchGame,
     pub openings: OpeningSource,
     /// Seeds the random openings.
     pub seed: u64,
@@ -288,7 +288,7 @@ fn pair_openings(config: &MatchConfig) -> Vec<MatchOpening> {
 }
 
 /// Starts an engine and tells it the game and its rules (see
-/// [`MatchVariant::configure`]; options the user set are left alone).
+/// [`MatchGame::configure`]; options the user set are left alone).
 fn start_engine(engine: &EngineConfig, config: &MatchConfig) -> Result<Engine, String> {
     let mut e = Engine::start(engine, config.startup_timeout)
         .map_err(|err| format!("engine {}: {err}", engine.name))?;

@@ -2,7 +2,7 @@
 //! them, for scripts (see protocol.md, "crescendo analyse"); Progressive
 //! chess by default, Linear Progression with `--variant linear-progression`.
 
-use super::{CliResult, LpArgs, Variant, parse_rules};
+use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use crate::chess::status::status_with;
 use crate::chess::{Move, Position, Rules, fen, notation};
 use crate::search::levels::{self, Style};
@@ -26,7 +26,7 @@ const LP_FIELDS: usize = 6;
 pub struct AnalyseArgs {
     /// The game: progressive (Progressive chess, the default) or
     /// linear-progression.
-    #[arg(long, value_enum, default_value_t = Variant::Progressive)]
+    #[arg(long, default_value_t = Variant::Progressive)]
     pub variant: Variant,
     /// The position (progressive FEN, or Linear Progression position
     /// notation).
@@ -201,12 +201,12 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
     if args.multipv == 0 || args.threads == 0 {
         return Err("--multipv and --threads must be at least 1".into());
     }
-    match args.variant {
-        Variant::Progressive if args.lp.any() => {
-            Err("--lp-* flags need --variant linear-progression".into())
-        }
-        Variant::Progressive => run_progressive(args),
-        Variant::LinearProgression => linear::run(args),
+    if args.variant == Variant::LinearProgression {
+        return linear::run(args);
+    }
+    match game_rules(args.variant, args.rules, &args.lp)? {
+        Some(rules) => run_progressive(args, rules),
+        None => linear::run(args),
     }
 }
 
@@ -238,8 +238,7 @@ fn batch_errors(errors: usize, total: usize) -> CliResult {
     Ok(())
 }
 
-fn run_progressive(args: &AnalyseArgs) -> CliResult {
-    let rules = args.rules.unwrap_or(Rules::Italian);
+fn run_progressive(args: &AnalyseArgs, rules: Rules) -> CliResult {
     let (batch, source) = batch(args, |line| line.starts_with('#'), split_epd)?;
     let limits = Limits {
         depth: match (args.depth, args.movetime, args.nodes) {

@@ -13,7 +13,7 @@
 //! benchmark runs: the protocol's `bench` in that variant (the same
 //! positions and limits, from [`crate::protocol::linear::bench`]).
 
-use super::{CliResult, LpArgs, Variant, parse_rules};
+use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use crate::chess::{Rules, START_FEN, fen, perft};
 use crate::mate::{self, MateLimits, MateTable, Verdict};
 use crate::protocol::linear as linear_protocol;
@@ -30,7 +30,7 @@ const JANKO_GUID: &str = include_str!("../../bench/data/janko-guid-60.csv");
 pub struct BenchArgs {
     /// The game: progressive (Progressive chess, the default) or
     /// linear-progression.
-    #[arg(long, value_enum, default_value_t = Variant::Progressive)]
+    #[arg(long, default_value_t = Variant::Progressive)]
     pub variant: Variant,
     /// Search depth of the search benchmark (default 5 moves for
     /// Progressive chess, 4 turns for Linear Progression).
@@ -53,12 +53,12 @@ pub struct BenchArgs {
 
 /// Runs `crescendo bench`.
 pub fn run(args: &BenchArgs) -> CliResult {
-    match args.variant {
-        Variant::Progressive if args.lp.any() => {
-            Err("--lp-* flags need --variant linear-progression".into())
-        }
-        Variant::Progressive => run_progressive(args),
-        Variant::LinearProgression => run_linear(args),
+    if args.variant == Variant::LinearProgression {
+        return run_linear(args);
+    }
+    match game_rules(args.variant, args.rules, &args.lp)? {
+        Some(rules) => run_progressive(args, rules),
+        None => run_linear(args),
     }
 }
 
@@ -94,8 +94,7 @@ fn run_linear(args: &BenchArgs) -> CliResult {
     Ok(())
 }
 
-fn run_progressive(args: &BenchArgs) -> CliResult {
-    let rules = args.rules.unwrap_or(Rules::Italian);
+fn run_progressive(args: &BenchArgs, rules: Rules) -> CliResult {
     let depth = args.depth.unwrap_or(bench::BENCH_DEPTH);
     let mate_movetime = args.mate_movetime.unwrap_or(2000);
     let stop = Arc::new(AtomicBool::new(false));

@@ -2,12 +2,12 @@
 //! "crescendo match"), and the hidden `crescendo random-engine`, a random
 //! mover speaking the protocol (a baseline opponent and a test engine).
 
-use super::{CliResult, LpArgs, Variant, parse_rules};
+use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use crate::arena::linear::read_linear_openings;
 use crate::arena::openings::read_openings;
 use crate::arena::runner::SprtState;
 use crate::arena::{
-    EngineConfig, GameReport, MatchConfig, MatchOpening, MatchSummary, MatchVariant, OpeningSource,
+    EngineConfig, GameReport, MatchConfig, MatchGame, MatchOpening, MatchSummary, OpeningSource,
     Sprt, TimeControl, run_match,
 };
 use crate::chess::Rules;
@@ -45,7 +45,7 @@ pub struct MatchArgs {
     pub timemargin: u64,
     /// The game: progressive (Progressive chess, the default) or
     /// linear-progression.
-    #[arg(long, value_enum, default_value_t = Variant::Progressive)]
+    #[arg(long, default_value_t = Variant::Progressive)]
     pub variant: Variant,
     /// Rule set: italian (the default) or scottish.
     #[arg(long, value_parser = parse_rules)]
@@ -195,22 +195,22 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         (None, None) => return Err("give --tc or --movetime".into()),
     };
     let variant = match args.variant {
-        Variant::Progressive if args.lp.any() => {
-            return Err("--lp-* flags need --variant linear-progression".into());
-        }
-        Variant::Progressive => MatchVariant::Progressive(args.rules.unwrap_or(Rules::Italian)),
         Variant::LinearProgression if args.rules.is_some() => {
             return Err("--rules is for --variant progressive".into());
         }
-        Variant::LinearProgression => MatchVariant::Linear(args.lp.options()?),
+        Variant::LinearProgression => MatchGame::Linear(args.lp.options()?),
+        _ => match game_rules(args.variant, args.rules, &args.lp)? {
+            Some(rules) => MatchGame::Progressive(rules),
+            None => MatchGame::Linear(args.lp.options()?),
+        },
     };
     let openings = match (&args.openings, args.random_openings) {
         (Some(path), _) => OpeningSource::List(match &variant {
-            MatchVariant::Progressive(rules) => read_openings(path, *rules)?
+            MatchGame::Progressive(rules) => read_openings(path, *rules)?
                 .into_iter()
                 .map(MatchOpening::Progressive)
                 .collect(),
-            MatchVariant::Linear(options) => read_linear_openings(path, options)?
+            MatchGame::Linear(options) => read_linear_openings(path, options)?
                 .into_iter()
                 .map(MatchOpening::Linear)
                 .collect(),

@@ -10,6 +10,8 @@ pub mod perft;
 /// A subcommand failure: printed as `crescendo: <message>` with exit status 2.
 pub type CliResult = Result<(), String>;
 
+pub use crate::Variant;
+
 /// Parses a rule-set name given on the command line.
 pub fn parse_rules(text: &str) -> Result<crate::chess::Rules, String> {
     match text.parse::<crate::chess::Rules>() {
@@ -20,13 +22,19 @@ pub fn parse_rules(text: &str) -> Result<crate::chess::Rules, String> {
     }
 }
 
-/// The game a subcommand works on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Variant {
-    /// Progressive chess (the rule set comes from `--rules`).
-    Progressive,
-    /// Linear Progression (the rules come from the `--lp-*` flags).
-    LinearProgression,
+/// The Progressive chess rule set that `--variant` and `--rules` choose
+/// (`--rules` wins), or `None` for Linear Progression; the `--lp-*` flags
+/// are only for Linear Progression.
+pub fn game_rules(
+    variant: Variant,
+    rules: Option<crate::chess::Rules>,
+    lp: &LpArgs,
+) -> Result<Option<crate::chess::Rules>, String> {
+    let rules = variant.with_rules(rules)?.rules();
+    if rules.is_some() && lp.any() {
+        return Err("--lp-* flags need --variant linear-progression".into());
+    }
+    Ok(rules)
 }
 
 /// The Linear Progression rules flags, shared by the subcommands.

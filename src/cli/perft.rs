@@ -1,7 +1,7 @@
 //! `crescendo perft`: progressive perft, ordinary-chess perft with `--chess`,
 //! or Linear Progression perft with `--variant linear-progression`.
 
-use super::{CliResult, LpArgs, Variant, parse_rules};
+use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use crate::chess::{Rules, START_FEN, fen, perft};
 use crate::linear;
 use clap::Args;
@@ -11,7 +11,7 @@ use std::time::Instant;
 pub struct PerftArgs {
     /// The game: progressive (Progressive chess, the default) or
     /// linear-progression.
-    #[arg(long, value_enum, default_value_t = Variant::Progressive)]
+    #[arg(long, default_value_t = Variant::Progressive)]
     pub variant: Variant,
     /// Start position (progressive FEN, or Linear Progression position
     /// notation); defaults to the start position.
@@ -21,8 +21,8 @@ pub struct PerftArgs {
     #[arg(long, default_value_t = 1)]
     pub turns: u32,
     /// Rule set: italian or scottish.
-    #[arg(long, default_value = "italian", value_parser = parse_rules)]
-    pub rules: Rules,
+    #[arg(long, value_parser = parse_rules)]
+    pub rules: Option<Rules>,
     /// Ordinary chess perft (alternating single moves) on the same move generator.
     #[arg(long)]
     pub chess: bool,
@@ -41,14 +41,9 @@ pub struct PerftArgs {
 
 /// Runs `crescendo perft`.
 pub fn run(args: &PerftArgs) -> CliResult {
-    match args.variant {
-        Variant::Progressive => {
-            if args.lp.any() {
-                return Err("--lp-* flags need --variant linear-progression".into());
-            }
-            run_progressive(args)
-        }
-        Variant::LinearProgression => run_linear(args),
+    match game_rules(args.variant, args.rules, &args.lp)? {
+        Some(rules) => run_progressive(args, rules),
+        None => run_linear(args),
     }
 }
 
@@ -105,8 +100,8 @@ fn run_linear(args: &PerftArgs) -> CliResult {
 /// The failure of a count beyond 64 bits (the walks saturate rather than wrap).
 const OVERFLOW: &str = "the count exceeds 64 bits (2^64 - 1); ask for fewer turns";
 
-fn run_progressive(args: &PerftArgs) -> CliResult {
-    let rules = if args.chess { Rules::Chess } else { args.rules };
+fn run_progressive(args: &PerftArgs, rules: Rules) -> CliResult {
+    let rules = if args.chess { Rules::Chess } else { rules };
     let text = args.fen.as_deref().unwrap_or(START_FEN);
     let pos = fen::parse(text, rules).map_err(|e| e.to_string())?;
     if args.chess {

@@ -43,7 +43,7 @@ impl Engine {
     /// An engine writing to `out`, with default options at the start position.
     pub fn new(out: Output) -> Engine {
         let options = Options::default();
-        let game = options.variant.new_game(&options);
+        let game = super::game::new_game(options.variant, &options);
         Engine {
             options,
             game,
@@ -181,7 +181,7 @@ impl Engine {
             ));
         }
         match changed {
-            Changed::Variant => self.game = next.variant.new_game(&next),
+            Changed::Variant => self.game = super::game::new_game(next.variant, &next),
             Changed::GameRules => self.game.rules_changed(&next),
             Changed::Hash => self.game.set_hash(next.hash_mib),
             Changed::ClearHash => self.game.clear_hash(),

@@ -8,57 +8,17 @@ use super::linear::LinearGame;
 use super::options::Options;
 use super::output::Output;
 use super::progressive::ProgressiveGame;
-use crate::chess::Rules;
+use crate::Variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The games and rule sets offered by the `UCI_Variant` option.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Variant {
-    /// Progressive chess, Italian rules.
-    #[default]
-    Progressive,
-    /// Progressive chess, Scottish rules.
-    ProgressiveScottish,
-    /// Linear Progression, with the rules of the `LP_*` options.
-    LinearProgression,
-}
-
-impl Variant {
-    /// Every variant, in the order `uci` lists them.
-    pub const ALL: [Variant; 3] = [
-        Variant::Progressive,
-        Variant::ProgressiveScottish,
-        Variant::LinearProgression,
-    ];
-
-    /// The `UCI_Variant` value.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::Progressive => "progressive",
-            Variant::ProgressiveScottish => "progressive-scottish",
-            Variant::LinearProgression => "linear-progression",
-        }
-    }
-
-    /// The variant called `name` (case-insensitive).
-    pub fn parse(name: &str) -> Option<Variant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(name))
-    }
-
-    /// A new game of this variant at its start position, under the rules
-    /// and with the hash size of `options`.
-    pub fn new_game(self, options: &Options) -> Box<dyn Game> {
-        let hash_mib = options.hash_mib;
-        match self {
-            Variant::Progressive => Box::new(ProgressiveGame::new(Rules::Italian, hash_mib)),
-            Variant::ProgressiveScottish => {
-                Box::new(ProgressiveGame::new(Rules::Scottish, hash_mib))
-            }
-            Variant::LinearProgression => Box::new(LinearGame::new(options.lp, hash_mib)),
-        }
+/// A new game of `variant` at its start position, under the rules and with
+/// the hash size of `options`.
+pub fn new_game(variant: Variant, options: &Options) -> Box<dyn Game> {
+    let hash_mib = options.hash_mib;
+    match variant.rules() {
+        Some(rules) => Box::new(ProgressiveGame::new(rules, hash_mib)),
+        None => Box::new(LinearGame::new(options.lp, hash_mib)),
     }
 }
 

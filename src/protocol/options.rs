@@ -1,7 +1,7 @@
 //! The engine options: their `option` lines for `uci`, and `setoption`.
 
 use super::command::shorten;
-use super::game::Variant;
+use crate::Variant;
 use crate::linear;
 use crate::search::levels::{self, Baseline, LEVELS, MAX_ELO, MAX_SKILL, MIN_ELO, Style};
 

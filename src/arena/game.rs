@@ -6,14 +6,16 @@ use super::engine::{Engine, EngineError};
 use super::linear::{LinearOpening, play_linear_game, random_linear_opening, rules_text};
 use super::openings::{Opening, random_opening};
 use super::referee::{GameResult, GameSettings, play_game};
+use crate::Variant;
 use crate::chess::{Rules, notation};
 use crate::linear;
 use rand::rngs::StdRng;
 use std::sync::atomic::AtomicBool;
 
-/// The game of a match, with its rules.
+/// The game of a match, with its rules (Linear Progression's options
+/// included, which [`Variant`] leaves out).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MatchVariant {
+pub enum MatchGame {
     /// Progressive chess under a rule set (Italian or Scottish).
     Progressive(Rules),
     /// Linear Progression under these options.
@@ -41,7 +43,7 @@ pub enum MatchRecord {
 impl MatchOpening {
     /// Plays one game from this opening with its game's referee
     /// (`engines[0]` has White; both were configured by
-    /// [`MatchVariant::configure`] for this opening's game).
+    /// [`MatchGame::configure`] for this opening's game).
     pub fn play(
         &self,
         engines: [&mut Engine; 2],
@@ -77,12 +79,18 @@ impl MatchRecord {
     }
 }
 
-impl MatchVariant {
+impl MatchGame {
     /// `progressive` or `linear-progression` (the summary's `variant`).
     pub fn name(&self) -> &'static str {
+        self.variant().game_name()
+    }
+
+    /// The variant (`UCI_Variant`) of this game and rule set.
+    pub fn variant(&self) -> Variant {
         match self {
-            MatchVariant::Progressive(_) => "progressive",
-            MatchVariant::Linear(_) => "linear-progression",
+            MatchGame::Progressive(Rules::Scottish) => Variant::ProgressiveScottish,
+            MatchGame::Progressive(_) => Variant::Progressive,
+            MatchGame::Linear(_) => Variant::LinearProgression,
         }
     }
 
@@ -91,36 +99,34 @@ impl MatchVariant {
     /// e.g. `8x8` or `6x6 equal,blockers`.
     pub fn rules(&self) -> String {
         match self {
-            MatchVariant::Progressive(rules) => rules.name().to_string(),
-            MatchVariant::Linear(options) => rules_text(options),
+            MatchGame::Progressive(rules) => rules.name().to_string(),
+            MatchGame::Linear(options) => rules_text(options),
         }
     }
 
     /// The rules for people, e.g. `italian rules` or `Linear Progression 8x8`.
     pub fn describe(&self) -> String {
         match self {
-            MatchVariant::Progressive(rules) => format!("{} rules", rules.name()),
-            MatchVariant::Linear(options) => format!("Linear Progression {}", rules_text(options)),
+            MatchGame::Progressive(rules) => format!("{} rules", rules.name()),
+            MatchGame::Linear(options) => format!("Linear Progression {}", rules_text(options)),
         }
     }
 
     /// The start position, no moves.
     pub fn start_opening(&self) -> MatchOpening {
         match self {
-            MatchVariant::Progressive(rules) => {
-                MatchOpening::Progressive(Opening::startpos(*rules))
-            }
-            MatchVariant::Linear(options) => MatchOpening::Linear(LinearOpening::start(options)),
+            MatchGame::Progressive(rules) => MatchOpening::Progressive(Opening::startpos(*rules)),
+            MatchGame::Linear(options) => MatchOpening::Linear(LinearOpening::start(options)),
         }
     }
 
     /// `turns` random legal turns from the start position.
     pub fn random_opening(&self, turns: u32, rng: &mut StdRng) -> MatchOpening {
         match self {
-            MatchVariant::Progressive(rules) => {
+            MatchGame::Progressive(rules) => {
                 MatchOpening::Progressive(random_opening(*rules, turns, rng))
             }
-            MatchVariant::Linear(options) => {
+            MatchGame::Linear(options) => {
                 MatchOpening::Linear(random_linear_opening(options, turns, rng))
             }
         }
@@ -140,13 +146,9 @@ impl MatchVariant {
     ) -> Result<bool, EngineError> {
         let mut sent = Vec::new();
         match self {
-            MatchVariant::Progressive(rules) => {
+            MatchGame::Progressive(rules) => {
                 if engine.has_option("UCI_Variant") && !user_set("UCI_Variant") {
-                    let variant = match rules {
-                        Rules::Scottish => "progressive-scottish",
-                        _ => "progressive",
-                    };
-                    sent.push(("UCI_Variant", variant.to_string()));
+                    sent.push(("UCI_Variant", self.variant().name().to_string()));
                 } else if *rules == Rules::Scottish && !user_set("UCI_Variant") {
                     log::warn!(
                         "engine {} has no UCI_Variant option: it may not know the Scottish rules",
@@ -154,9 +156,9 @@ impl MatchVariant {
                     );
                 }
             }
-            MatchVariant::Linear(options) => {
+            MatchGame::Linear(options) => {
                 let values = [
-                    ("UCI_Variant", "linear-progression".to_string()),
+                    ("UCI_Variant", self.variant().name().to_string()),
                     ("LP_Board", options.board.to_string()),
                     ("LP_EqualMoves", options.equal_moves.to_string()),
                     ("LP_Blockers", options.blockers.to_string()),
