@@ -1,8 +1,10 @@
 //! Crescendo: a game engine for Progressive chess and Linear Progression.
 
 pub mod arena;
+pub mod bench;
 pub mod chess;
 pub mod cli;
+pub mod clock;
 pub mod linear;
 pub mod mate;
 pub mod memory;

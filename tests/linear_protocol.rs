@@ -2,7 +2,6 @@
 //! (`UCI_Variant linear-progression`) and the `perft` subcommand.
 
 use crescendo::linear::{Colour, Options, Position, Status, perft};
-use crescendo::protocol::linear::result_text;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -156,11 +155,11 @@ fn self_play(e: &mut Engine, start: Position, position_cmd: &str, go: &str) -> u
             };
             let why = format!(
                 "info string error: go: the game is over: {}",
-                result_text(&result)
+                result.to_string()
             );
             assert_eq!(lines, [why, "bestmove (none)".to_string()]);
             assert_eq!(e.fen(), pos.to_string());
-            assert_eq!(e.shown("Status:"), result_text(&result));
+            assert_eq!(e.shown("Status:"), result.to_string());
             return moves.len();
         }
         assert!(!pos.is_over(), "a move {answer} after the end: {pos}");
@@ -753,7 +752,7 @@ fn analyse_subcommand_on_linear_positions_with_a_bad_line() {
         panic!("{over} is over");
     };
     assert_eq!(records[2]["status"], "both passed");
-    assert_eq!(records[2]["result"], result_text(&result)[..7]);
+    assert_eq!(records[2]["result"], result.to_string()[..7]);
     assert_eq!(records[2]["best"], serde_json::json!([]));
     let start: Position = START.parse().unwrap();
     let first = records[3]["best"][0].as_str().unwrap();
@@ -799,7 +798,7 @@ fn analyse_subcommand_on_linear_positions_with_a_bad_line() {
     let (_, stdout, _) = crescendo(&["analyse", "--variant", "linear-progression", "--fen", over]);
     assert_eq!(
         stdout.trim(),
-        format!("1: game over, {}", result_text(&result))
+        format!("1: game over, {}", result.to_string())
     );
 
     for bad in [

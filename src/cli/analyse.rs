@@ -350,7 +350,6 @@ mod linear {
         split_fields,
     };
     use crate::linear::{Limits, Move, Outcome, Position, Score, Searcher, Status};
-    use crate::protocol::linear::{proven_text, result_text, score_text};
     use serde::Serialize;
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
@@ -402,7 +401,8 @@ mod linear {
                 return;
             }
             let proven = match (self.solved, self.margin) {
-                (true, Some(m)) => proven_text(Score::Proven(m))
+                (true, Some(m)) => Score::Proven(m)
+                    .proven_text()
                     .map_or(String::new(), |t| format!(" (solved: {t})")),
                 _ => String::new(),
             };
@@ -519,13 +519,13 @@ mod linear {
                 Outcome::BlackWins => "0-1",
                 Outcome::Draw => "1/2-1/2",
             });
-            record.over = Some(result_text(&result));
+            record.over = Some(result.to_string());
             return record;
         }
         searcher.clear(); // each position on its own: results do not depend on the order
         let result = searcher.search(pos, limits, stop, &mut |_| {});
         record.best = texts(&result.best_move.into_iter().collect::<Vec<_>>());
-        record.score = score_text(result.score, result.pv.len());
+        record.score = result.score.uci(result.pv.len());
         record.solved = result.solved;
         record.margin = match result.score {
             Score::Proven(m) => Some(m),

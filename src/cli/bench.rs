@@ -11,12 +11,11 @@
 //!
 //! With `--variant linear-progression`, only the Linear Progression search
 //! benchmark runs: the protocol's `bench` in that variant (the same
-//! positions and limits, from [`crate::protocol::linear::bench`]).
+//! positions and limits, from [`crate::linear::bench`]).
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use crate::chess::{Rules, START_FEN, fen, perft};
 use crate::mate::{self, MateLimits, MateTable, Verdict};
-use crate::protocol::linear as linear_protocol;
 use crate::search::bench;
 use clap::Args;
 use std::sync::Arc;
@@ -74,14 +73,14 @@ fn run_linear(args: &BenchArgs) -> CliResult {
     if args.rules.is_some() || args.mate_movetime.is_some() {
         return Err("--rules and --mate-movetime are for --variant progressive".into());
     }
-    let depth = args.depth.unwrap_or(linear_protocol::BENCH_DEPTH);
+    let depth = args.depth.unwrap_or(crate::linear::BENCH_DEPTH);
     let stop = AtomicBool::new(false);
-    let search = linear_protocol::bench(depth, &stop, |_, _| {});
+    let search = crate::linear::bench(depth, &stop, |_, _| {});
     if args.json {
         let v = serde_json::json!({
             "variant": "linear-progression",
             "depth": depth,
-            "positions": linear_protocol::BENCH_POSITIONS.len(),
+            "positions": crate::linear::BENCH_POSITIONS.len(),
             "nodes": search.nodes,
             "nps": search.nps(),
             "search_seconds": search.elapsed.as_secs_f64(),

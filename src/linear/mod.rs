@@ -19,6 +19,7 @@
 //!
 //! [`Position::from_str`]: std::str::FromStr::from_str
 
+mod bench;
 mod board;
 mod eval;
 mod movegen;
@@ -29,9 +30,11 @@ mod record;
 mod search;
 mod square;
 mod table;
+pub mod time;
 
 use std::fmt;
 
+pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, bench};
 pub use board::Board;
 pub use eval::evaluate;
 pub use notation::Move;

@@ -4,6 +4,7 @@ use super::LinearError;
 use super::board::Board;
 use super::notation::Move;
 use super::square::{Colour, Direction, Square, SquareSet};
+use std::fmt;
 
 /// The engine options that change the rules (all off by default).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -49,6 +50,26 @@ pub struct GameResult {
     pub black: u32,
     /// Why the game ended.
     pub reason: EndReason,
+}
+
+impl fmt::Display for GameResult {
+    /// `1-0 (board full: White 33, Black 27)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let score = match self.outcome {
+            Outcome::WhiteWins => "1-0",
+            Outcome::BlackWins => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        };
+        let reason = match self.reason {
+            EndReason::BoardFull => "board full",
+            EndReason::BothPassed => "both passed",
+        };
+        write!(
+            f,
+            "{score} ({reason}: White {}, Black {})",
+            self.white, self.black
+        )
+    }
 }
 
 /// Whether the game goes on.

@@ -88,6 +88,36 @@ pub enum Score {
     Proven(i32),
 }
 
+impl Score {
+    /// The protocol's score text: `cp <centi-squares>`, or for a proven
+    /// result `mate <N>` (win) or `mate -<N>` (loss), N being the side to
+    /// move's turns in a principal variation of `pv_len` turns; a proven
+    /// draw is `cp 0`.
+    pub fn uci(self, pv_len: usize) -> String {
+        let own_turns = pv_len.div_ceil(2).max(1);
+        match self {
+            Score::Eval(cp) => format!("cp {cp}"),
+            Score::Proven(0) => "cp 0".to_string(),
+            Score::Proven(m) if m > 0 => format!("mate {own_turns}"),
+            Score::Proven(_) => format!("mate -{own_turns}"),
+        }
+    }
+
+    /// A proven result in words: `draw`, or `the side to move wins by <m>
+    /// squares` (or `loses by`); `None` for an estimate.
+    pub fn proven_text(self) -> Option<String> {
+        match self {
+            Score::Proven(0) => Some("draw".to_string()),
+            Score::Proven(m) => Some(format!(
+                "the side to move {} by {} squares",
+                if m > 0 { "wins" } else { "loses" },
+                m.abs()
+            )),
+            Score::Eval(_) => None,
+        }
+    }
+}
+
 /// Progress report after each completed iteration (and the solve).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {

@@ -1,5 +1,6 @@
 //! Parsing one input line into a [`Command`], with errors that say what and where.
 
+use crate::clock::Clock;
 use std::time::Duration;
 
 /// One line of input, understood.
@@ -52,6 +53,20 @@ pub struct Go {
     pub mate: bool,
     /// `go perft T`.
     pub perft: Option<u32>,
+}
+
+impl Go {
+    /// White's and Black's clocks, as far as the `go` gives them.
+    pub fn clocks(&self) -> [Option<Clock>; 2] {
+        let clock = |time: Option<Duration>, inc: Option<Duration>| {
+            time.map(|time| Clock {
+                time,
+                increment: inc.unwrap_or_default(),
+                movestogo: self.movestogo,
+            })
+        };
+        [clock(self.wtime, self.winc), clock(self.btime, self.binc)]
+    }
 }
 
 /// Parses a line; `Ok(None)` for a blank line.

@@ -6,7 +6,7 @@ use super::game::JobContext;
 use crate::chess::{Color, Move, Position, Rules, legal_moves, perft};
 use crate::search::levels;
 use crate::search::mate::{MateBudget, MateFound, mate_with_threads};
-use crate::search::{Clock, Limits, Score, SearchInfo, Searcher, bench};
+use crate::search::{Limits, Score, SearchInfo, Searcher, bench};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -56,19 +56,11 @@ pub fn info_line(info: &SearchInfo) -> String {
 
 /// The search limits of a `go` for the side to move.
 pub fn limits(go: &Go, side: Color, move_overhead_ms: u64) -> Limits {
-    let (time, inc) = match side {
-        Color::White => (go.wtime, go.winc),
-        Color::Black => (go.btime, go.binc),
-    };
     Limits {
         depth: go.depth,
         nodes: go.nodes,
         movetime: go.movetime,
-        clock: time.map(|time| Clock {
-            time,
-            increment: inc.unwrap_or_default(),
-            movestogo: go.movestogo,
-        }),
+        clock: go.clocks()[side as usize],
         infinite: go.infinite,
         move_overhead: Duration::from_millis(move_overhead_ms),
         ..Limits::default()

@@ -7,37 +7,11 @@ use super::game::{Game, Job, JobContext};
 use super::jobs::wait_for_stop;
 use super::options::Options as EngineOptions;
 use crate::linear::{
-    Colour, EndReason, GameResult, Limits, Move, Options, Outcome, Position, Score, SearchInfo,
-    SearchResult, Searcher, Status, perft_until_stopped,
+    BENCH_DEPTH, BENCH_POSITIONS, Colour, Limits, Move, Options, Position, Score, SearchInfo,
+    Searcher, Status, bench, perft_until_stopped, time,
 };
-use crate::search::bench::BenchReport;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// Never plan closer than this to the flag (on top of Move Overhead).
-const SAFETY: Duration = Duration::from_millis(5);
-
-/// At most this many own turns are planned for when the GUI gives no
-/// `movestogo`: the real number can be 30 on the default board, but the
-/// early turns are cheap and the endgame solve wants a bigger share.
-const MAX_TURNS_TO_GO: u32 = 20;
-
-/// Nominal depth of `bench` (turns).
-pub const BENCH_DEPTH: u32 = 4;
-
-/// The positions of `bench`: the default board from the start, after the
-/// drops, in the middle game and near the end; one with every option.
-/// They carry their own board and options, so the `LP_*` options do not
-/// change the signature.
-pub const BENCH_POSITIONS: [&str; 6] = [
-    "#6#/8/8/8/8/8/8/#6# w - 0 - -",
-    "#6#/8/8/3w4/4b3/8/8/#6# w e4 0 - -",
-    "#b5#/wbwwwwww/1b1w2w1/1b1wbbbb/1b1wb3/1b1w4/1bbw4/#b1w3# w b8 0 - -",
-    "#b1b3#/wbwbwwww/wwwbwwbb/1b1bwwbb/1b1bww2/1bbbbbbb/1bbwww2/#b1www1# w d8 0 - -",
-    "#6#/8/8/3w4/4b3/8/8/#6# w e4 0 equal,blockers a1,h8",
-    "##4##/##4##/8/3wb3/3bw3/8/##4##/##4## w d4 0 - -",
-];
+use std::time::Duration;
 
 /// The game state: the rules of new games, the current position, and the
 /// search's hash table (kept between the moves of a game).
@@ -100,7 +74,7 @@ impl Game for LinearGame {
     fn game_over(&self) -> Option<String> {
         match self.pos.status() {
             Status::Ongoing => None,
-            Status::Over(result) => Some(result_text(&result)),
+            Status::Over(result) => Some(result.to_string()),
         }
     }
 
@@ -150,75 +124,18 @@ impl Game for LinearGame {
     }
 }
 
-/// `1-0 (board full: White 33, Black 27)`.
-pub fn result_text(result: &GameResult) -> String {
-    let score = match result.outcome {
-        Outcome::WhiteWins => "1-0",
-        Outcome::BlackWins => "0-1",
-        Outcome::Draw => "1/2-1/2",
-    };
-    let reason = match result.reason {
-        EndReason::BoardFull => "board full",
-        EndReason::BothPassed => "both passed",
-    };
-    format!(
-        "{score} ({reason}: White {}, Black {})",
-        result.white, result.black
-    )
-}
-
 /// The search limits of a `go` in `pos`.
-pub fn limits(go: &Go, pos: &Position, move_overhead_ms: u64) -> Limits {
-    // Hook for strength options: once the protocol has `Skill Level`,
-    // start from `Limits::skill(level, seed)` here instead of the default
-    // (it sets depth, noise and the solver threshold) and keep the time
-    // and node limits below.
+fn limits(go: &Go, pos: &Position, move_overhead_ms: u64) -> Limits {
     let mut limits = Limits {
         depth: go.depth,
         nodes: go.nodes,
         ..Limits::default()
     };
-    if go.infinite {
-        return limits;
+    if !go.infinite {
+        let overhead = Duration::from_millis(move_overhead_ms);
+        limits.movetime = time::budget(pos, go.movetime, go.clocks(), overhead);
     }
-    let overhead = Duration::from_millis(move_overhead_ms);
-    let floor = Duration::from_millis(1);
-    let movetime = go.movetime.map(|t| t.saturating_sub(overhead).max(floor));
-    let (time, inc) = match pos.side_to_move() {
-        Colour::White => (go.wtime, go.winc),
-        Colour::Black => (go.btime, go.binc),
-    };
-    let clock = time.map(|time| {
-        let usable = time.saturating_sub(overhead + SAFETY);
-        // Each of our turns but a pass fills at least one empty square.
-        let own_turns_left = pos.empty_squares().len() / 2 + 1;
-        let turns = go
-            .movestogo
-            .unwrap_or(own_turns_left.min(MAX_TURNS_TO_GO))
-            .max(1);
-        // The search stops hard at its limit (no soft limit between
-        // iterations), so one move never takes more than a third.
-        let share = usable / turns + inc.unwrap_or_default() * 3 / 4;
-        share.min(usable / 3).max(floor)
-    });
-    limits.movetime = match (movetime, clock) {
-        (Some(m), Some(c)) => Some(m.min(c)),
-        (m, c) => m.or(c),
-    };
     limits
-}
-
-/// `cp <centi-squares>`, or for a proven result `mate <N>` (win) or
-/// `mate -<N>` (loss), N being the side to move's turns in the pv; a
-/// proven draw is `cp 0`.
-pub fn score_text(score: Score, pv_len: usize) -> String {
-    let own_turns = pv_len.div_ceil(2).max(1);
-    match score {
-        Score::Eval(cp) => format!("cp {cp}"),
-        Score::Proven(0) => "cp 0".to_string(),
-        Score::Proven(m) if m > 0 => format!("mate {own_turns}"),
-        Score::Proven(_) => format!("mate -{own_turns}"),
-    }
 }
 
 fn moves_text(moves: &[Move]) -> String {
@@ -233,7 +150,7 @@ pub fn info_line(info: &SearchInfo) -> String {
     let mut line = format!(
         "info depth {} score {} nodes {} nps {nps} time {ms}",
         info.depth,
-        score_text(info.score, info.pv.len()),
+        info.score.uci(info.pv.len()),
         info.nodes,
     );
     if !info.pv.is_empty() {
@@ -245,21 +162,9 @@ pub fn info_line(info: &SearchInfo) -> String {
 
 /// The exact result the endgame solver proved, for an `info string`.
 fn solved_text(score: Score) -> Option<String> {
-    proven_text(score).map(|text| format!("info string solved: {text}"))
-}
-
-/// A proven result in words: `draw`, or `the side to move wins by <m>
-/// squares` (or `loses by`); `None` for an estimate.
-pub fn proven_text(score: Score) -> Option<String> {
-    match score {
-        Score::Proven(0) => Some("draw".to_string()),
-        Score::Proven(m) => Some(format!(
-            "the side to move {} by {} squares",
-            if m > 0 { "wins" } else { "loses" },
-            m.abs()
-        )),
-        Score::Eval(_) => None,
-    }
+    score
+        .proven_text()
+        .map(|text| format!("info string solved: {text}"))
 }
 
 fn bestmove_line(mv: Option<Move>) -> String {
@@ -318,49 +223,6 @@ pub fn perft_job(pos: &Position, turns: u32, ctx: &JobContext) {
         total = n.saturating_add(total);
     }
     ctx.last_line(&format!("Nodes searched: {total}"));
-}
-
-/// The Linear Progression search benchmark, shared by the protocol's
-/// `bench` and `crescendo bench --variant linear-progression` (one source
-/// of truth for the positions and the limits): each of [`BENCH_POSITIONS`]
-/// searched to `depth` turns with a fresh 16 MiB table and the endgame
-/// solver off. `on_position` sees each position's index and result. Stops
-/// early (with the nodes so far) when `stop` is set.
-pub fn bench(
-    depth: u32,
-    stop: &AtomicBool,
-    mut on_position: impl FnMut(usize, &SearchResult),
-) -> BenchReport {
-    let mut nodes = 0;
-    let start = Instant::now();
-    for (i, text) in BENCH_POSITIONS.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let pos = match text.parse::<Position>() {
-            Ok(pos) => pos,
-            Err(e) => {
-                // Cannot happen (a unit test parses them all); never panic
-                // in the engine for it.
-                log::error!("bench position {text} does not parse: {e}");
-                continue;
-            }
-        };
-        let limits = Limits {
-            depth: Some(depth),
-            // The solver would make the signature depend on the position's
-            // phase rather than on `depth`.
-            solve_empties: Some(0),
-            ..Limits::default()
-        };
-        let result = Searcher::new(16).search(&pos, &limits, stop, &mut |_| {});
-        nodes += result.nodes;
-        on_position(i, &result);
-    }
-    BenchReport {
-        nodes,
-        elapsed: start.elapsed(),
-    }
 }
 
 /// `bench`: fixed positions, fixed depth, a fresh table each; prints the
@@ -442,7 +304,7 @@ pub fn display_lines(pos: &Position) -> Vec<String> {
     }
     let status = match pos.status() {
         Status::Ongoing => "ongoing".to_string(),
-        Status::Over(result) => result_text(&result),
+        Status::Over(result) => result.to_string(),
     };
     lines.push(format!("Status: {status}"));
     lines.push(format!("Key: {:016x}", pos.key()));
@@ -473,15 +335,6 @@ mod tests {
 
     fn entries(list: &str) -> Vec<String> {
         list.split_whitespace().map(String::from).collect()
-    }
-
-    #[test]
-    fn bench_positions_parse_and_are_ongoing() {
-        for text in BENCH_POSITIONS {
-            let pos: Position = text.parse().unwrap();
-            assert!(!pos.is_over(), "{text}");
-            assert_eq!(pos.to_string(), text);
-        }
     }
 
     #[test]
@@ -530,10 +383,11 @@ mod tests {
 
     #[test]
     fn scores_and_results_print() {
-        assert_eq!(score_text(Score::Eval(-35), 3), "cp -35");
-        assert_eq!(score_text(Score::Proven(4), 3), "mate 2");
-        assert_eq!(score_text(Score::Proven(-2), 0), "mate -1");
-        assert_eq!(score_text(Score::Proven(0), 5), "cp 0");
+        use crate::linear::{EndReason, GameResult, Outcome};
+        assert_eq!(Score::Eval(-35).uci(3), "cp -35");
+        assert_eq!(Score::Proven(4).uci(3), "mate 2");
+        assert_eq!(Score::Proven(-2).uci(0), "mate -1");
+        assert_eq!(Score::Proven(0).uci(5), "cp 0");
         let result = GameResult {
             outcome: Outcome::Draw,
             white: 2,
@@ -541,7 +395,7 @@ mod tests {
             reason: EndReason::BothPassed,
         };
         assert_eq!(
-            result_text(&result),
+            result.to_string(),
             "1/2-1/2 (both passed: White 2, Black 2)"
         );
     }

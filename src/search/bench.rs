@@ -7,7 +7,7 @@ use super::{Limits, SearchResult, Searcher};
 use crate::chess::{Rules, fen};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Nominal depth of the benchmark.
 pub const BENCH_DEPTH: u32 = 5;
@@ -22,21 +22,7 @@ pub const BENCH_FENS: [&str; 6] = [
     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 2",
 ];
 
-/// What the benchmark measured.
-#[derive(Clone, Copy, Debug)]
-pub struct BenchReport {
-    /// Nodes searched over all positions: the signature.
-    pub nodes: u64,
-    /// Wall time of the whole run.
-    pub elapsed: Duration,
-}
-
-impl BenchReport {
-    /// Nodes per second (the time floored at 1 ms).
-    pub fn nps(&self) -> u64 {
-        (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-3)) as u64
-    }
-}
+pub use crate::bench::BenchReport;
 
 /// Runs the benchmark; `on_position` sees each position's index and result.
 /// Stops early (with the nodes so far) when `stop` is set.

@@ -74,14 +74,7 @@ pub fn usable_threads(requested: usize) -> usize {
     requested.clamp(1, hardware)
 }
 
-/// A player's clock for `go wtime/btime/winc/binc/movestogo`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Clock {
-    pub time: Duration,
-    pub increment: Duration,
-    /// Turns to the next time control, if the GUI says.
-    pub movestogo: Option<u32>,
-}
+pub use crate::clock::Clock;
 
 /// What bounds a search, and how it is run. All limits given apply; none
 /// given means "until stopped".
