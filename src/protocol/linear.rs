@@ -124,13 +124,16 @@ impl Game for LinearGame {
     }
 }
 
-/// The search limits of a `go` in `pos`.
-fn limits(go: &Go, pos: &Position, move_overhead_ms: u64) -> Limits {
-    let mut limits = Limits {
-        depth: go.depth,
-        nodes: go.nodes,
-        ..Limits::default()
+/// The search limits of a `go` in `pos` at `skill` (the `Skill Level`
+/// and `Level` options; the weaker levels search shallower with noise, see
+/// [`Limits::skill`]); the `go`'s own depth and node limits come on top.
+fn limits(go: &Go, pos: &Position, skill: u32, seed: u64, move_overhead_ms: u64) -> Limits {
+    let mut limits = Limits::skill(skill, seed ^ pos.key());
+    limits.depth = match (limits.depth, go.depth) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     };
+    limits.nodes = go.nodes;
     if !go.infinite {
         let overhead = Duration::from_millis(move_overhead_ms);
         limits.movetime = time::budget(pos, go.movetime, go.clocks(), overhead);
@@ -179,7 +182,13 @@ pub fn search_job(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobCon
     if ctx.threads > 1 || ctx.multipv > 1 {
         log::debug!("Threads and MultiPV above 1 are not used by the search");
     }
-    let limits = limits(go, pos, ctx.move_overhead_ms);
+    let limits = limits(
+        go,
+        pos,
+        ctx.style.skill,
+        ctx.style.seed,
+        ctx.move_overhead_ms,
+    );
     let mut printed = false;
     let result = searcher.search(pos, &limits, &ctx.stop, &mut |info| {
         ctx.out.line(&info_line(info));
@@ -332,6 +341,7 @@ fn cell_char(pos: &Position, sq: crate::linear::Square) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::levels::MAX_SKILL;
 
     fn entries(list: &str) -> Vec<String> {
         list.split_whitespace().map(String::from).collect()
@@ -355,6 +365,22 @@ mod tests {
     }
 
     #[test]
+    fn skill_level_weakens_the_linear_progression_search() {
+        let pos = Position::new(&Options::default());
+        let full = limits(&Go::default(), &pos, MAX_SKILL, 7, 10);
+        assert_eq!((full.depth, full.noise), (None, 0));
+        let novice = limits(&Go::default(), &pos, 0, 7, 10);
+        assert_eq!(novice.depth, Some(1));
+        assert!(novice.noise > 0);
+        let capped = Go {
+            depth: Some(3),
+            ..Go::default()
+        };
+        assert_eq!(limits(&capped, &pos, 12, 7, 10).depth, Some(3));
+        assert_eq!(limits(&capped, &pos, MAX_SKILL, 7, 10).depth, Some(3));
+    }
+
+    #[test]
     fn clock_limits_leave_time_on_the_clock() {
         let pos = Position::new(&Options::default());
         let go = Go {
@@ -362,7 +388,7 @@ mod tests {
             winc: Some(Duration::from_millis(1000)),
             ..Go::default()
         };
-        let t = limits(&go, &pos, 10).movetime.unwrap();
+        let t = limits(&go, &pos, MAX_SKILL, 0, 10).movetime.unwrap();
         assert!(
             t > Duration::from_millis(2000) && t < Duration::from_millis(5000),
             "{t:?}"
@@ -372,13 +398,15 @@ mod tests {
             movetime: Some(Duration::from_millis(500)),
             ..Go::default()
         };
-        assert!(limits(&low, &pos, 10).movetime.unwrap() <= Duration::from_millis(10));
+        assert!(
+            limits(&low, &pos, MAX_SKILL, 0, 10).movetime.unwrap() <= Duration::from_millis(10)
+        );
         let infinite = Go {
             infinite: true,
             wtime: Some(Duration::from_millis(30)),
             ..Go::default()
         };
-        assert_eq!(limits(&infinite, &pos, 10).movetime, None);
+        assert_eq!(limits(&infinite, &pos, MAX_SKILL, 0, 10).movetime, None);
     }
 
     #[test]
