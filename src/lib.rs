@@ -5,6 +5,7 @@ pub mod bench;
 pub mod chess;
 pub mod cli;
 pub mod clock;
+pub mod color;
 pub mod linear;
 pub mod mate;
 pub mod memory;

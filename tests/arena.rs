@@ -514,8 +514,8 @@ fn replay_lp_records(
                 assert!(allow_time_forfeit, "{g}");
                 assert_eq!(tag("Termination"), "time forfeit", "{g}");
                 let winner = match end.side_to_move() {
-                    linear::Colour::White => "0-1",
-                    linear::Colour::Black => "1-0",
+                    linear::Color::White => "0-1",
+                    linear::Color::Black => "1-0",
                 };
                 assert_eq!(tag("Result"), winner, "{g}");
             }

@@ -1,7 +1,7 @@
 //! Linear Progression through the real `crescendo` binary: the protocol
 //! (`UCI_Variant linear-progression`) and the `perft` subcommand.
 
-use crescendo::linear::{Colour, Options, Position, Status, perft};
+use crescendo::linear::{Color, Options, Position, Status, perft};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
@@ -646,8 +646,8 @@ fn exact_margin(pos: &Position, mut alpha: i32, beta: i32) -> i32 {
         Status::Over(r) => {
             let (w, b) = (r.white as i32, r.black as i32);
             match pos.side_to_move() {
-                Colour::White => w - b,
-                Colour::Black => b - w,
+                Color::White => w - b,
+                Color::Black => b - w,
             }
         }
         Status::Ongoing => {

@@ -5,7 +5,7 @@
 use super::engine::Engine;
 use super::referee::{GameResult, GameSettings, Outcome, Refereed, RulesEnd, Termination, referee};
 use crate::chess::Color;
-use crate::linear::{self, Colour, GameRecord, Move, Options, Position, Status};
+use crate::linear::{self, GameRecord, Move, Options, Position, Status};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use std::sync::atomic::AtomicBool;
@@ -145,13 +145,6 @@ pub fn rules_text(options: &Options) -> String {
 }
 
 /// The arena's colour (White/Black) of a Linear Progression colour.
-fn color(colour: Colour) -> Color {
-    match colour {
-        Colour::White => Color::White,
-        Colour::Black => Color::Black,
-    }
-}
-
 /// Linear Progression as the referee plays it.
 struct LinearGame {
     root: Position,
@@ -161,7 +154,7 @@ struct LinearGame {
 
 impl Refereed for LinearGame {
     fn side_to_move(&self) -> Color {
-        color(self.pos.side_to_move())
+        self.pos.side_to_move()
     }
 
     fn turn_number(&self) -> u32 {
@@ -257,7 +250,7 @@ mod tests {
         let c = parse_linear_opening("#6#/8/8/3w4/4b3/8/8/#6# w e4 0 - - moves d5d7", &options)
             .unwrap();
         assert_eq!(c.moves.len(), 1);
-        assert_eq!(c.position().side_to_move(), Colour::Black);
+        assert_eq!(c.position().side_to_move(), Color::Black);
         assert!(parse_linear_opening("@d4 @d4", &options).is_err());
         assert!(parse_linear_opening("4/4/4/wwbb w - 2 - -", &options).is_err());
         let e = parse_linear_opening("4/4/4/w1b1 w - 0 - -", &options).unwrap_err();

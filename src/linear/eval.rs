@@ -10,7 +10,7 @@
 //! - tempo: the side to move paints first.
 
 use super::position::Position;
-use super::square::{Colour, Direction, SquareSet};
+use super::square::{Color, Direction, SquareSet};
 
 /// One square, in evaluation units.
 pub const SQUARE: i32 = 100;
@@ -24,7 +24,7 @@ const TEMPO: i32 = 40;
 /// square). Exact counts are left to the search once the game is over.
 pub fn evaluate(pos: &Position) -> i32 {
     let me = pos.side_to_move();
-    let opp = me.opponent();
+    let opp = me.other();
     let (own, theirs) = (pos.tokens(me), pos.tokens(opp));
     let material = (own.len() as i32 - theirs.len() as i32) * SQUARE;
     let (my_reach, their_reach) = (reach(pos, me), reach(pos, opp));
@@ -37,7 +37,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// Squares (empty or the opponent's) some token move of `colour` could
 /// paint, ignoring rules 7 and 8: every line from an own token through
 /// squares that are neither own nor walls.
-pub(crate) fn reach(pos: &Position, colour: Colour) -> SquareSet {
+pub(crate) fn reach(pos: &Position, colour: Color) -> SquareSet {
     let blockers = pos.blocker_set();
     let own = pos.tokens(colour);
     let through = pos.board().usable() & !blockers & !own;
@@ -54,7 +54,7 @@ pub(crate) fn reach(pos: &Position, colour: Colour) -> SquareSet {
 /// word.
 fn parity(pos: &Position, empty: SquareSet) -> i32 {
     let last_is_mine = if pos.options().equal_moves {
-        pos.side_to_move() == Colour::Black
+        pos.side_to_move() == Color::Black
     } else {
         empty.len() % 2 == 1
     };
@@ -80,7 +80,7 @@ mod tests {
     #[test]
     fn reach_stops_at_walls_and_own_tokens() {
         let p = pos("3b/4/4/w1w1 w d4 0 - -");
-        let names: Vec<String> = reach(&p, Colour::White)
+        let names: Vec<String> = reach(&p, Color::White)
             .iter()
             .map(|s| s.to_string())
             .collect();

@@ -2,8 +2,12 @@
 //!
 //! The rules are those of `shared/rules/linear-progression.md`, with the
 //! choices and text formats documented in the Linear Progression section of
-//! `protocol.md` (the API in `docs/linear-progression.md`). This module tree uses
-//! only the standard library, so it stands apart from the chess code.
+//! `protocol.md` (the API in `docs/linear-progression.md`). This module tree
+//! shares with the chess code only the crate's neutral types ([`Color`],
+//! [`crate::clock::Clock`], [`crate::bench::BenchReport`]), so the two games
+//! stand apart. Its files carry the chess side's names for the same
+//! concepts: `moves.rs`, `movegen.rs`, `position.rs`, `search.rs`, `tt.rs`,
+//! `eval.rs`, `time.rs`, `bench.rs`, `perft.rs`.
 //!
 //! A quick tour:
 //! - [`Board`] is a board shape, parsed from a description such as `8x8`.
@@ -23,26 +27,26 @@ mod bench;
 mod board;
 mod eval;
 mod movegen;
-mod notation;
+mod moves;
 mod perft;
 mod position;
 mod record;
 mod search;
 mod square;
-mod table;
 pub mod time;
+mod tt;
 
 use std::fmt;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, bench};
 pub use board::Board;
 pub use eval::evaluate;
-pub use notation::Move;
+pub use moves::Move;
 pub use perft::{PerftResult, perft, perft_divide, perft_until_stopped};
 pub use position::{EndReason, GameResult, Options, Outcome, Position, Status};
 pub use record::{GameRecord, parse_record, result_token};
 pub use search::{Limits, Score, SearchInfo, SearchResult, Searcher, search};
-pub use square::{Colour, Direction, Square, SquareSet};
+pub use square::{Color, Direction, Square, SquareSet};
 
 /// Whether a line of a file of positions (`crescendo analyse --file`,
 /// `crescendo match --openings`) is a comment: it starts with `#` and its

@@ -1,8 +1,8 @@
 //! Legal move generation (rules 4 to 10, 12 and 13).
 
-use super::notation::Move;
+use super::moves::Move;
 use super::position::Position;
-use super::square::{Colour, Direction, Square, SquareSet};
+use super::square::{Color, Direction, Square, SquareSet};
 
 impl Position {
     /// Every legal move: drops on a drop turn, token moves (each also
@@ -164,13 +164,13 @@ impl Position {
     /// square `opponent_end` where the opponent's last turn ended.
     pub(crate) fn blocker_targets(
         &self,
-        colour: Colour,
+        colour: Color,
         opponent_end: Option<Square>,
     ) -> Vec<Square> {
         let Some(start) = self.blockers[colour.index()] else {
             return Vec::new();
         };
-        let other = self.blockers[colour.opponent().index()];
+        let other = self.blockers[colour.other().index()];
         let mut forbidden: SquareSet = opponent_end.into_iter().collect();
         for set in [self.empty_squares(), self.tokens[0], self.tokens[1]] {
             if set.len() == 1 {
@@ -304,9 +304,9 @@ mod tests {
         let mut p = Position::new(&Options::default());
         for (turn, text) in ["@d4", "@e5", "d4d3", "e5e4"].into_iter().enumerate() {
             let expected = if turn % 2 == 0 {
-                crate::linear::Colour::White
+                crate::linear::Color::White
             } else {
-                crate::linear::Colour::Black
+                crate::linear::Color::Black
             };
             assert_eq!(p.side_to_move(), expected);
             play(&mut p, text);
@@ -340,7 +340,7 @@ mod tests {
         assert!(legal(&q, "b2c3") && legal(&q, "a1a2") && legal(&q, "b2b4"));
         play(&mut q, "a1a3");
         assert_eq!(
-            q.count(crate::linear::Colour::White),
+            q.count(crate::linear::Color::White),
             4,
             "a1 keeps its token: {q}"
         );

@@ -1,6 +1,6 @@
 //! perft: counting the move sequences of a number of turns.
 
-use super::notation::Move;
+use super::moves::Move;
 use super::position::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 

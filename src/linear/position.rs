@@ -2,8 +2,8 @@
 
 use super::LinearError;
 use super::board::Board;
-use super::notation::Move;
-use super::square::{Colour, Direction, Square, SquareSet};
+use super::moves::Move;
+use super::square::{Color, Direction, Square, SquareSet};
 use std::fmt;
 
 /// The engine options that change the rules (all off by default).
@@ -89,7 +89,7 @@ pub struct Position {
     pub(crate) tokens: [SquareSet; 2],
     /// Each colour's blocker square once placed (rule 13).
     pub(crate) blockers: [Option<Square>; 2],
-    pub(crate) side: Colour,
+    pub(crate) side: Color,
     /// Where the previous turn's drop or token move ended (rule 13).
     pub(crate) last_end: Option<Square>,
     /// Passes in a row just before this position (2 ends the game).
@@ -105,7 +105,7 @@ impl Position {
             board: options.board,
             tokens: [SquareSet::EMPTY; 2],
             blockers: [None; 2],
-            side: Colour::White,
+            side: Color::White,
             last_end: None,
             passes: 0,
             equal_moves: options.equal_moves,
@@ -128,22 +128,22 @@ impl Position {
     }
 
     /// The side to move.
-    pub fn side_to_move(&self) -> Colour {
+    pub fn side_to_move(&self) -> Color {
         self.side
     }
 
     /// Squares holding a token of `colour`.
-    pub fn tokens(&self, colour: Colour) -> SquareSet {
+    pub fn tokens(&self, colour: Color) -> SquareSet {
         self.tokens[colour.index()]
     }
 
     /// Number of squares holding a token of `colour`.
-    pub fn count(&self, colour: Colour) -> u32 {
+    pub fn count(&self, colour: Color) -> u32 {
         self.tokens(colour).len()
     }
 
     /// The square of `colour`'s blocker, once placed.
-    pub fn blocker(&self, colour: Colour) -> Option<Square> {
+    pub fn blocker(&self, colour: Color) -> Option<Square> {
         self.blockers[colour.index()]
     }
 
@@ -182,7 +182,7 @@ impl Position {
     /// Whether this is Black's extra move of rule 12: the board is full,
     /// White filled it, and the move is exempt from rule 8.
     pub fn is_final_move(&self) -> bool {
-        self.equal_moves && self.side == Colour::Black && self.empty_squares().is_empty()
+        self.equal_moves && self.side == Color::Black && self.empty_squares().is_empty()
     }
 
     /// The game status; the result once over.
@@ -195,7 +195,7 @@ impl Position {
         } else {
             return Status::Ongoing;
         };
-        let (white, black) = (self.count(Colour::White), self.count(Colour::Black));
+        let (white, black) = (self.count(Color::White), self.count(Color::Black));
         let outcome = match white.cmp(&black) {
             std::cmp::Ordering::Greater => Outcome::WhiteWins,
             std::cmp::Ordering::Less => Outcome::BlackWins,
@@ -239,7 +239,7 @@ impl Position {
                 self.passes = 0;
             }
         }
-        self.side = self.side.opponent();
+        self.side = self.side.other();
     }
 
     /// The position after `mv`, which must be legal.
@@ -262,7 +262,7 @@ impl Position {
     /// side to move's colour (rules 5 and 6); `from` keeps its token.
     pub(crate) fn paint(&mut self, from: Square, to: Square) {
         let path = path(from, to);
-        let (me, opp) = (self.side.index(), self.side.opponent().index());
+        let (me, opp) = (self.side.index(), self.side.other().index());
         self.tokens[me] |= path;
         self.tokens[opp] &= !path;
     }
@@ -270,7 +270,7 @@ impl Position {
     /// A 64-bit hash of everything that decides the game from here on.
     pub fn key(&self) -> u64 {
         let mut h = splitmix(
-            u64::from(self.side == Colour::Black)
+            u64::from(self.side == Color::Black)
                 | u64::from(self.passes) << 1
                 | u64::from(self.equal_moves) << 3
                 | u64::from(self.use_blockers) << 4,

@@ -4,9 +4,9 @@
 //! reads it back, checking every move with the rules.
 
 use super::LinearError;
-use super::notation::Move;
+use super::moves::Move;
 use super::position::{Options, Outcome, Position, Status};
-use super::square::Colour;
+use super::square::Color;
 
 /// One game: where it started, its moves, and its tags.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,12 +92,12 @@ impl GameRecord {
         let mut number = 1;
         for (i, &mv) in self.moves.iter().enumerate() {
             match pos.side_to_move() {
-                Colour::White => words.push(format!("{number}.")),
-                Colour::Black if i == 0 => words.push(format!("{number}...")),
-                Colour::Black => {}
+                Color::White => words.push(format!("{number}.")),
+                Color::Black if i == 0 => words.push(format!("{number}...")),
+                Color::Black => {}
             }
             words.push(mv.to_string());
-            if pos.side_to_move() == Colour::Black {
+            if pos.side_to_move() == Color::Black {
                 number += 1;
             }
             pos.play(mv);

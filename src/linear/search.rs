@@ -12,10 +12,10 @@ use std::time::{Duration, Instant};
 
 use super::eval::{SQUARE, evaluate};
 use super::movegen::Moves;
-use super::notation::Move;
+use super::moves::Move;
 use super::position::{GameResult, Position, Status, path, splitmix};
 use super::square::SquareSet;
-use super::table::{Bound, Entry, Table};
+use super::tt::{Bound, Entry, Tt};
 
 /// Base of a finished game's score.
 const WIN: i32 = 1_000_000;
@@ -27,7 +27,7 @@ const SOLVE_DEPTH: i32 = 200;
 /// Deepest iteration when no depth is given.
 const MAX_DEPTH: u32 = 64;
 /// How often (in nodes) the clock and the stop flag are read.
-const CHECK_EVERY: u64 = 128;
+const POLL_NODES: u64 = 128;
 /// With blockers, the blocker moves searched below the root come from this
 /// many best-ordered token moves only (a turn has up to ~20 blocker moves
 /// per token move, which would swamp the search).
@@ -169,7 +169,7 @@ pub fn search(
 /// A search with its transposition table and move-ordering history, kept
 /// between searches of one game.
 pub struct Searcher {
-    table: Table,
+    table: Tt,
     /// Cutoff counts per (from, to) square pair.
     history: Vec<i32>,
 }
@@ -178,7 +178,7 @@ impl Searcher {
     /// A searcher with a table of about `hash_mb` MiB (at least 1).
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
-            table: Table::new(hash_mb),
+            table: Tt::new(hash_mb),
             history: vec![0; 256 * 256],
         }
     }
@@ -206,7 +206,7 @@ impl Searcher {
             (Some(d), Some(t)) => Some(d.min(start + t)),
             (d, t) => d.or_else(|| t.map(|t| start + t)),
         };
-        let mut run = Run {
+        let mut worker = Worker {
             table: &mut self.table,
             history: &mut self.history,
             stop,
@@ -218,13 +218,13 @@ impl Searcher {
             noise: limits.noise as i32,
             seed: limits.seed,
         };
-        run.iterate(pos, limits, info)
+        worker.iterate(pos, limits, info)
     }
 }
 
 /// The state of one search.
-struct Run<'a> {
-    table: &'a mut Table,
+struct Worker<'a> {
+    table: &'a mut Tt,
     history: &'a mut [i32],
     stop: &'a AtomicBool,
     start: Instant,
@@ -236,7 +236,7 @@ struct Run<'a> {
     seed: u64,
 }
 
-impl Run<'_> {
+impl Worker<'_> {
     /// Iterative deepening, then the exact solve when it applies.
     fn iterate(
         &mut self,
@@ -352,12 +352,12 @@ impl Run<'_> {
     }
 
     /// Raises `aborted` once a limit is hit; the clock and the shared flag
-    /// are read only every [`CHECK_EVERY`] nodes as they cost more.
+    /// are read only every [`POLL_NODES`] nodes as they cost more.
     fn check_limits(&mut self) {
         if self.node_limit.is_some_and(|limit| self.nodes >= limit) {
             self.aborted = true;
         }
-        if self.nodes.is_multiple_of(CHECK_EVERY) {
+        if self.nodes.is_multiple_of(POLL_NODES) {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             if late || self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
@@ -484,7 +484,7 @@ impl Run<'_> {
     /// on an own token or one painting the same squares from elsewhere is
     /// searched once.
     fn distinct_slides(&self, pos: &Position) -> Vec<(i32, Move)> {
-        let opp = pos.tokens(pos.side_to_move().opponent());
+        let opp = pos.tokens(pos.side_to_move().other());
         let mut effects: Vec<([u64; 4], Move)> = Vec::with_capacity(64);
         pos.for_each_slide(|from, to, painted, ends_on_own| {
             if !ends_on_own {
@@ -519,7 +519,7 @@ impl Run<'_> {
         match mv {
             Move::Slide { from, to, blocker } => {
                 let painted = path(from, to);
-                let opp = pos.tokens(pos.side_to_move().opponent());
+                let opp = pos.tokens(pos.side_to_move().other());
                 let gain = (painted & pos.empty_squares()).len() + 2 * (painted & opp).len();
                 gain as i32 * 1000 + self.history_of(mv) - i32::from(blocker.is_some())
             }
@@ -601,8 +601,8 @@ fn without_blocker(mv: Move) -> Move {
 /// A finished game's score for the side to move.
 fn final_score(pos: &Position, result: &GameResult) -> i32 {
     let margin = match pos.side_to_move() {
-        super::Colour::White => result.white as i32 - result.black as i32,
-        super::Colour::Black => result.black as i32 - result.white as i32,
+        super::Color::White => result.white as i32 - result.black as i32,
+        super::Color::Black => result.black as i32 - result.white as i32,
     };
     margin.signum() * WIN + margin * SQUARE
 }
@@ -623,7 +623,7 @@ fn static_score(pos: &Position) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linear::{Colour, Options};
+    use crate::linear::{Color, Options};
 
     fn pos(text: &str) -> Position {
         text.parse().unwrap()
@@ -645,7 +645,7 @@ mod tests {
     fn minimax(pos: &Position) -> i32 {
         if let Status::Over(r) = pos.status() {
             let margin = r.white as i32 - r.black as i32;
-            return if pos.side_to_move() == Colour::White {
+            return if pos.side_to_move() == Color::White {
                 margin
             } else {
                 -margin
@@ -727,7 +727,7 @@ mod tests {
         let start = Position::new(&Options::default());
         let raised = AtomicBool::new(true);
         let result = search(&start, &Limits::default(), &raised, &mut |_| {});
-        assert!(result.best_move.is_some() && result.nodes <= CHECK_EVERY);
+        assert!(result.best_move.is_some() && result.nodes <= POLL_NODES);
         let limited = quiet(
             &start,
             &Limits {
@@ -769,9 +769,9 @@ mod tests {
         let mut seed = 0x9e37_79b9_7f4a_7c15;
         for game in 0..4 {
             let engine = if game % 2 == 0 {
-                Colour::White
+                Color::White
             } else {
-                Colour::Black
+                Color::Black
             };
             let mut p = Position::new(&Options {
                 board: "6x6".parse().unwrap(),
@@ -798,7 +798,7 @@ mod tests {
             let Status::Over(r) = p.status() else {
                 unreachable!()
             };
-            let (mine, theirs) = if engine == Colour::White {
+            let (mine, theirs) = if engine == Color::White {
                 (r.white, r.black)
             } else {
                 (r.black, r.white)

@@ -89,40 +89,7 @@ impl fmt::Display for Square {
     }
 }
 
-/// A player colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Colour {
-    /// Moves first.
-    White,
-    /// Moves second, and last under the equal-moves rule.
-    Black,
-}
-
-impl Colour {
-    /// Both colours, White first.
-    pub const ALL: [Colour; 2] = [Colour::White, Colour::Black];
-
-    /// The other colour.
-    pub const fn opponent(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-
-    /// 0 for White, 1 for Black.
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `w` or `b`.
-    pub const fn letter(self) -> char {
-        match self {
-            Colour::White => 'w',
-            Colour::Black => 'b',
-        }
-    }
-}
+pub use crate::color::Color;
 
 /// One of the eight queen directions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

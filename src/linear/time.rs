@@ -1,7 +1,7 @@
 //! How long to think about one turn of Linear Progression.
 
 use super::position::Position;
-use super::square::Colour;
+use super::square::Color;
 use crate::clock::{Clock, FLOOR, SAFETY};
 use std::time::Duration;
 
@@ -23,8 +23,8 @@ pub fn budget(
 ) -> Option<Duration> {
     let movetime = movetime.map(|t| t.saturating_sub(overhead).max(FLOOR));
     let clock = match pos.side_to_move() {
-        Colour::White => clocks[0],
-        Colour::Black => clocks[1],
+        Color::White => clocks[0],
+        Color::Black => clocks[1],
     };
     let share = clock.map(|clock| {
         let usable = clock.time.saturating_sub(overhead + SAFETY);

@@ -7,7 +7,7 @@ use super::game::{Game, Job, JobContext};
 use super::jobs::wait_for_stop;
 use super::options::Options as EngineOptions;
 use crate::linear::{
-    BENCH_DEPTH, BENCH_POSITIONS, Colour, Limits, Move, Options, Position, Score, SearchInfo,
+    BENCH_DEPTH, BENCH_POSITIONS, Color, Limits, Move, Options, Position, Score, SearchInfo,
     Searcher, Status, bench, perft_until_stopped, time,
 };
 use std::sync::{Arc, Mutex};
@@ -274,8 +274,8 @@ pub fn display_lines(pos: &Position) -> Vec<String> {
     lines.push(format!("     {}", files.join(" ")));
     lines.push(format!("Fen: {pos}"));
     let side = match pos.side_to_move() {
-        Colour::White => "White",
-        Colour::Black => "Black",
+        Color::White => "White",
+        Color::Black => "Black",
     };
     let turn = if pos.is_over() {
         "game over".to_string()
@@ -299,16 +299,16 @@ pub fn display_lines(pos: &Position) -> Vec<String> {
     ));
     lines.push(format!(
         "Tokens: White {}, Black {}, empty {}",
-        pos.count(Colour::White),
-        pos.count(Colour::Black),
+        pos.count(Color::White),
+        pos.count(Color::Black),
         pos.empty_squares().len()
     ));
     if options.blockers {
         let square = |c| pos.blocker(c).map_or("-".to_string(), |s| s.to_string());
         lines.push(format!(
             "Blockers: White {}, Black {}",
-            square(Colour::White),
-            square(Colour::Black)
+            square(Color::White),
+            square(Color::Black)
         ));
     }
     let status = match pos.status() {
@@ -323,15 +323,15 @@ pub fn display_lines(pos: &Position) -> Vec<String> {
 /// One square of the drawing: `W`/`B` a blocker (whatever is under it),
 /// `w`/`b` a token, `.` empty, `#` removed.
 fn cell_char(pos: &Position, sq: crate::linear::Square) -> char {
-    if pos.blocker(Colour::White) == Some(sq) {
+    if pos.blocker(Color::White) == Some(sq) {
         'W'
-    } else if pos.blocker(Colour::Black) == Some(sq) {
+    } else if pos.blocker(Color::Black) == Some(sq) {
         'B'
     } else if !pos.board().is_usable(sq) {
         '#'
-    } else if pos.tokens(Colour::White).contains(sq) {
+    } else if pos.tokens(Color::White).contains(sq) {
         'w'
-    } else if pos.tokens(Colour::Black).contains(sq) {
+    } else if pos.tokens(Color::Black).contains(sq) {
         'b'
     } else {
         '.'

@@ -4,7 +4,7 @@
 //! [`crate::memory`]): a large `Hash` costs nothing until used and `quit`
 //! stays fast.
 
-use super::notation::Move;
+use super::moves::Move;
 use super::square::Square;
 
 /// How a table score relates to the true score.
@@ -33,17 +33,17 @@ const USED: u64 = 1 << 63;
 
 /// A fixed-size table, one entry per slot, replaced unless a deeper entry of
 /// the same position is there.
-pub struct Table {
+pub struct Tt {
     words: Vec<u64>,
     mask: usize,
 }
 
-impl Table {
+impl Tt {
     /// A table of about `mib` MiB (at least one entry; a power of two).
-    pub fn new(mib: usize) -> Table {
+    pub fn new(mib: usize) -> Tt {
         let wanted = (mib.max(1) << 20) / (8 * WORDS);
         let entries = 1usize << wanted.ilog2();
-        Table {
+        Tt {
             words: crate::memory::zeroed_words(WORDS * entries),
             mask: entries - 1,
         }
@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn stores_probes_and_keeps_the_deeper_entry() {
-        let mut table = Table::new(1);
+        let mut table = Tt::new(1);
         assert!(table.probe(42).is_none());
         let entry = |score, depth, bound| Entry {
             score,

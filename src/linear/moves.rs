@@ -14,7 +14,7 @@ use std::str::FromStr;
 use super::LinearError;
 use super::board::{Board, parse_rows};
 use super::position::Position;
-use super::square::{Colour, Square, SquareSet};
+use super::square::{Color, Square, SquareSet};
 
 /// One turn of Linear Progression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,15 +125,15 @@ impl Position {
 enum Cell {
     Empty,
     Removed,
-    Token(Colour),
+    Token(Color),
 }
 
 fn cell_of(c: char) -> Option<Cell> {
     match c {
         '.' => Some(Cell::Empty),
         '#' => Some(Cell::Removed),
-        'w' => Some(Cell::Token(Colour::White)),
-        'b' => Some(Cell::Token(Colour::Black)),
+        'w' => Some(Cell::Token(Color::White)),
+        'b' => Some(Cell::Token(Color::Black)),
         _ => None,
     }
 }
@@ -216,8 +216,8 @@ impl FromStr for Position {
         };
         let mut pos = parse_grid(grid)?;
         pos.side = match side {
-            "w" => Colour::White,
-            "b" => Colour::Black,
+            "w" => Color::White,
+            "b" => Color::Black,
             _ => return Err(field_error("side to move", side, "expected w or b")),
         };
         pos.last_end = parse_optional_square(last, "last end")?;
@@ -316,15 +316,15 @@ fn parse_blockers(text: &str, use_blockers: bool) -> Result<[Option<Square>; 2],
 /// the tokens.
 fn validate(pos: &Position) -> Result<(), LinearError> {
     let err = |why: String| Err(LinearError::new(format!("bad position '{pos}': {why}")));
-    let dropped = Colour::ALL.map(|c| !pos.tokens(c).is_empty());
+    let dropped = Color::BOTH.map(|c| !pos.tokens(c).is_empty());
     let order_ok = matches!(
         (dropped, pos.side),
-        ([false, false], Colour::White) | ([true, false], Colour::Black) | ([true, true], _)
+        ([false, false], Color::White) | ([true, false], Color::Black) | ([true, true], _)
     );
     if !order_ok {
         return err("the tokens and the side to move do not fit the drop order".into());
     }
-    for colour in Colour::ALL {
+    for colour in Color::BOTH {
         let blocker = pos.blocker(colour);
         if pos.use_blockers && blocker.is_some() != dropped[colour.index()] {
             return err(format!(
@@ -344,7 +344,7 @@ fn validate(pos: &Position) -> Result<(), LinearError> {
         return err("both blockers on one square".into());
     }
     if let Some(sq) = pos.last_end
-        && (pos.passes > 0 || !pos.tokens(pos.side.opponent()).contains(sq))
+        && (pos.passes > 0 || !pos.tokens(pos.side.other()).contains(sq))
     {
         return err(format!(
             "last end {sq} must hold a token of the player who just moved, and no pass since"
