@@ -184,10 +184,10 @@ impl Refereed for LinearGame {
         let Status::Over(result) = self.pos.status() else {
             return None;
         };
-        let outcome = match result.outcome {
-            linear::Outcome::WhiteWins => Outcome::Win(Color::White),
-            linear::Outcome::BlackWins => Outcome::Win(Color::Black),
-            linear::Outcome::Draw => Outcome::Draw,
+        let outcome = match result.winner {
+            Some(Color::White) => Outcome::Win(Color::White),
+            Some(Color::Black) => Outcome::Win(Color::Black),
+            None => Outcome::Draw,
         };
         Some(RulesEnd {
             outcome,

@@ -349,7 +349,7 @@ mod linear {
         AnalyseArgs, CliResult, Item, LP_DEFAULT_DEPTH, LP_FIELDS, batch, batch_errors,
         split_fields,
     };
-    use crate::linear::{Limits, Move, Outcome, Position, Score, Searcher, Status};
+    use crate::linear::{Color, Limits, Move, Position, Score, Searcher, Status};
     use serde::Serialize;
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
@@ -514,10 +514,10 @@ mod linear {
                 crate::linear::EndReason::BoardFull => "board full",
                 crate::linear::EndReason::BothPassed => "both passed",
             };
-            record.result = Some(match result.outcome {
-                Outcome::WhiteWins => "1-0",
-                Outcome::BlackWins => "0-1",
-                Outcome::Draw => "1/2-1/2",
+            record.result = Some(match result.winner {
+                Some(Color::White) => "1-0",
+                Some(Color::Black) => "0-1",
+                None => "1/2-1/2",
             });
             record.over = Some(result.to_string());
             return record;

@@ -43,7 +43,7 @@ pub use board::Board;
 pub use eval::evaluate;
 pub use moves::Move;
 pub use perft::{PerftResult, perft, perft_divide, perft_until_stopped};
-pub use position::{EndReason, GameResult, Options, Outcome, Position, Status};
+pub use position::{EndReason, GameResult, Options, Position, Status};
 pub use record::{GameRecord, parse_record, result_token};
 pub use search::{Limits, Score, SearchInfo, SearchResult, Searcher, search};
 pub use square::{Color, Direction, Square, SquareSet};

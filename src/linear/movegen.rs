@@ -228,7 +228,7 @@ mod tests {
     //! One test per numbered rule (and option) of the rules file, each on
     //! a small hand-built position.
 
-    use crate::linear::{Board, EndReason, GameResult, Move, Options, Outcome, Position, Status};
+    use crate::linear::{Board, Color, EndReason, GameResult, Move, Options, Position, Status};
 
     fn pos(text: &str) -> Position {
         text.parse().unwrap_or_else(|e| panic!("{e}"))
@@ -393,8 +393,8 @@ mod tests {
         play(&mut p, "0000");
         let result = over(&p);
         assert_eq!(
-            (result.outcome, result.white, result.black),
-            (Outcome::BlackWins, 1, 3)
+            (result.winner, result.white, result.black),
+            (Some(Color::Black), 1, 3)
         );
         assert_eq!(result.reason, EndReason::BothPassed);
         assert!(p.legal_moves().is_empty());
@@ -406,8 +406,8 @@ mod tests {
         play(&mut p, "c3c2");
         let result = over(&p);
         assert_eq!(
-            (result.outcome, result.white, result.black),
-            (Outcome::WhiteWins, 7, 5)
+            (result.winner, result.white, result.black),
+            (Some(Color::White), 7, 5)
         );
         assert_eq!(result.reason, EndReason::BoardFull);
     }
@@ -426,10 +426,7 @@ mod tests {
         assert!(legal(&p, "a2b2") && legal(&p, "d2b2") && legal(&p, "d2c2"));
         play(&mut p, "d2c2");
         let result = over(&p);
-        assert_eq!(
-            (result.outcome, result.white, result.black),
-            (Outcome::Draw, 6, 6)
-        );
+        assert_eq!((result.winner, result.white, result.black), (None, 6, 6));
         // When Black fills the last square, the game ends at once.
         let mut p = pos("#ww#/wwww/bb1b/#bb# b c3 0 equal -");
         play(&mut p, "b2c2");

@@ -18,17 +18,6 @@ pub struct Options {
     pub board: Board,
 }
 
-/// Who won, or a draw.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// White has more squares.
-    WhiteWins,
-    /// Black has more squares.
-    BlackWins,
-    /// Equal counts.
-    Draw,
-}
-
 /// Why the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {
@@ -42,8 +31,8 @@ pub enum EndReason {
 /// The result of a finished game, with the final counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GameResult {
-    /// Who won.
-    pub outcome: Outcome,
+    /// Who won (the side with more squares); `None`: a draw.
+    pub winner: Option<Color>,
     /// Squares holding a White token.
     pub white: u32,
     /// Squares holding a Black token.
@@ -55,10 +44,10 @@ pub struct GameResult {
 impl fmt::Display for GameResult {
     /// `1-0 (board full: White 33, Black 27)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let score = match self.outcome {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
+        let score = match self.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
         };
         let reason = match self.reason {
             EndReason::BoardFull => "board full",
@@ -196,13 +185,13 @@ impl Position {
             return Status::Ongoing;
         };
         let (white, black) = (self.count(Color::White), self.count(Color::Black));
-        let outcome = match white.cmp(&black) {
-            std::cmp::Ordering::Greater => Outcome::WhiteWins,
-            std::cmp::Ordering::Less => Outcome::BlackWins,
-            std::cmp::Ordering::Equal => Outcome::Draw,
+        let winner = match white.cmp(&black) {
+            std::cmp::Ordering::Greater => Some(Color::White),
+            std::cmp::Ordering::Less => Some(Color::Black),
+            std::cmp::Ordering::Equal => None,
         };
         Status::Over(GameResult {
-            outcome,
+            winner,
             white,
             black,
             reason,

@@ -5,7 +5,7 @@
 
 use super::LinearError;
 use super::moves::Move;
-use super::position::{Options, Outcome, Position, Status};
+use super::position::{Options, Position, Status};
 use super::square::Color;
 
 /// One game: where it started, its moves, and its tags.
@@ -113,10 +113,10 @@ impl GameRecord {
 pub fn result_token(pos: &Position) -> &'static str {
     match pos.status() {
         Status::Ongoing => "*",
-        Status::Over(r) => match r.outcome {
-            Outcome::WhiteWins => "1-0",
-            Outcome::BlackWins => "0-1",
-            Outcome::Draw => "1/2-1/2",
+        Status::Over(r) => match r.winner {
+            Some(Color::White) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
         },
     }
 }

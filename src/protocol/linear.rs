@@ -411,13 +411,13 @@ mod tests {
 
     #[test]
     fn scores_and_results_print() {
-        use crate::linear::{EndReason, GameResult, Outcome};
+        use crate::linear::{EndReason, GameResult};
         assert_eq!(Score::Eval(-35).uci(3), "cp -35");
         assert_eq!(Score::Proven(4).uci(3), "mate 2");
         assert_eq!(Score::Proven(-2).uci(0), "mate -1");
         assert_eq!(Score::Proven(0).uci(5), "cp 0");
         let result = GameResult {
-            outcome: Outcome::Draw,
+            winner: None,
             white: 2,
             black: 2,
             reason: EndReason::BothPassed,
