@@ -43,8 +43,8 @@ fn random(seed: u64) -> EngineConfig {
     }
 }
 
-fn start(config: &EngineConfig) -> Engine {
-    let mut e = Engine::start(config, Duration::from_secs(10)).expect("engine starts");
+fn start(config: &EngineConfig) -> EngineProcess {
+    let mut e = EngineProcess::start(config, Duration::from_secs(10)).expect("engine starts");
     e.new_game(Duration::from_secs(10))
         .expect("engine is ready");
     e

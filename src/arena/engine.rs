@@ -82,7 +82,7 @@ pub struct Reply {
 }
 
 /// A running engine process.
-pub struct Engine {
+pub struct EngineProcess {
     config: EngineConfig,
     child: Child,
     stdin: ChildStdin,
@@ -93,10 +93,10 @@ pub struct Engine {
     options: Vec<String>,
 }
 
-impl Engine {
+impl EngineProcess {
     /// Starts the engine and runs the `uci` ... `uciok` handshake, then sends
     /// the configured options and waits for `readyok`.
-    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<Engine, EngineError> {
+    pub fn start(config: &EngineConfig, timeout: Duration) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&config.cmd);
         command
             .args(&config.args)
@@ -139,7 +139,7 @@ impl Engine {
                 log::debug!("{name} (stderr): {line}");
             }
         });
-        let mut engine = Engine {
+        let mut engine = EngineProcess {
             config: config.clone(),
             child,
             stdin,
@@ -363,7 +363,7 @@ impl Engine {
     }
 }
 
-impl Drop for Engine {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
         if !matches!(self.child.try_wait(), Ok(Some(_))) {
             let _ = self.child.kill();

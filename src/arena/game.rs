@@ -2,7 +2,7 @@
 //! differs between Progressive chess and Linear Progression (the engine
 //! options, the openings, the referee, the game record).
 
-use super::engine::{Engine, EngineError};
+use super::engine::{EngineError, EngineProcess};
 use super::linear::{LinearOpening, play_linear_game, random_linear_opening, rules_text};
 use super::openings::{Opening, random_opening};
 use super::referee::{GameResult, GameSettings, play_game};
@@ -46,7 +46,7 @@ impl MatchOpening {
     /// [`MatchGame::configure`] for this opening's game).
     pub fn play(
         &self,
-        engines: [&mut Engine; 2],
+        engines: [&mut EngineProcess; 2],
         settings: &GameSettings,
         stop: &AtomicBool,
     ) -> GameResult<MatchRecord> {
@@ -141,7 +141,7 @@ impl MatchGame {
     /// (the caller then waits for `readyok`).
     pub fn configure(
         &self,
-        engine: &mut Engine,
+        engine: &mut EngineProcess,
         user_set: impl Fn(&str) -> bool,
     ) -> Result<bool, EngineError> {
         let mut sent = Vec::new();

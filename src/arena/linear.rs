@@ -2,7 +2,7 @@
 //! (the [`Refereed`] implementation). Every rule is decided by
 //! [`crate::linear`]; this file only translates.
 
-use super::engine::Engine;
+use super::engine::EngineProcess;
 use super::referee::{GameResult, GameSettings, Outcome, Refereed, RulesEnd, Termination, referee};
 use crate::chess::Color;
 use crate::linear::{self, GameRecord, Move, Options, Position, Status};
@@ -213,7 +213,7 @@ impl Refereed for LinearGame {
 /// illegal or malformed move, a crash or a time forfeit loses. Stops early
 /// (as unfinished) when `stop` is set.
 pub fn play_linear_game(
-    engines: [&mut Engine; 2],
+    engines: [&mut EngineProcess; 2],
     opening: &LinearOpening,
     settings: &GameSettings,
     stop: &AtomicBool,

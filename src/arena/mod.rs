@@ -20,7 +20,7 @@ pub mod referee;
 pub mod runner;
 pub mod stats;
 
-pub use engine::{Engine, EngineConfig, EngineError};
+pub use engine::{EngineConfig, EngineError, EngineProcess};
 pub use game::{MatchGame, MatchOpening, MatchRecord};
 pub use linear::{LinearOpening, play_linear_game};
 pub use openings::Opening;

@@ -13,7 +13,7 @@
 //! illegal or malformed turn, a crash, or a time forfeit, each of which loses
 //! for the engine at fault and is recorded with its reason.
 
-use super::engine::{Engine, EngineError};
+use super::engine::{EngineError, EngineProcess};
 use super::openings::{Opening, is_startpos, root_fen};
 use crate::chess::status::{Status, status_with};
 use crate::chess::{Color, Move, Position, legal_moves, notation};
@@ -299,7 +299,7 @@ impl Refereed for ChessGame {
 /// Plays one game: `engines[0]` has White, `engines[1]` Black. Both must
 /// have been told `ucinewgame`. Stops early (as unfinished) when `stop` is set.
 pub fn play_game(
-    engines: [&mut Engine; 2],
+    engines: [&mut EngineProcess; 2],
     opening: &Opening,
     settings: &GameSettings,
     stop: &AtomicBool,
@@ -330,7 +330,7 @@ pub fn play_game(
 /// answer against the clock and the rules, until the game ends by its
 /// rules, by a fault (which loses for the engine at fault), or `stop`.
 pub fn referee(
-    engines: [&mut Engine; 2],
+    engines: [&mut EngineProcess; 2],
     game: &mut impl Refereed,
     settings: &GameSettings,
     stop: &AtomicBool,

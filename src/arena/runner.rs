@@ -8,7 +8,7 @@
 //! a stopped match loses nothing), and stops the match when the SPRT decides
 //! or the stop flag is set from outside (Ctrl-C).
 
-use super::engine::{Engine, EngineConfig, EngineError};
+use super::engine::{EngineConfig, EngineError, EngineProcess};
 use super::game::{MatchGame, MatchOpening, MatchRecord};
 use super::referee::{GameResult, GameSettings, TimeControl};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Tally};
@@ -289,8 +289,8 @@ fn pair_openings(config: &MatchConfig) -> Vec<MatchOpening> {
 
 /// Starts an engine and tells it the game and its rules (see
 /// [`MatchGame::configure`]; options the user set are left alone).
-fn start_engine(engine: &EngineConfig, config: &MatchConfig) -> Result<Engine, String> {
-    let mut e = Engine::start(engine, config.startup_timeout)
+fn start_engine(engine: &EngineConfig, config: &MatchConfig) -> Result<EngineProcess, String> {
+    let mut e = EngineProcess::start(engine, config.startup_timeout)
         .map_err(|err| format!("engine {}: {err}", engine.name))?;
     let user_set = |name: &str| {
         engine
@@ -312,7 +312,7 @@ fn start_engine(engine: &EngineConfig, config: &MatchConfig) -> Result<Engine, S
 /// One worker: takes game numbers until none are left or the match stops.
 fn worker(
     config: &MatchConfig,
-    mut engines: [Option<Engine>; 2],
+    mut engines: [Option<EngineProcess>; 2],
     next: &AtomicU32,
     openings: &[MatchOpening],
     stop: &AtomicBool,
@@ -369,7 +369,7 @@ fn worker(
 
 /// Makes sure both engines run and are ready for a new game; an engine that
 /// does not answer `isready` is replaced once.
-fn prepare(config: &MatchConfig, engines: &mut [Option<Engine>; 2]) -> Result<(), String> {
+fn prepare(config: &MatchConfig, engines: &mut [Option<EngineProcess>; 2]) -> Result<(), String> {
     for (slot, engine_config) in engines.iter_mut().zip(&config.engines) {
         if let Some(e) = slot {
             match e.new_game(config.startup_timeout) {
