@@ -5,8 +5,8 @@
 //! Linear Progression (`--variant linear-progression`).
 
 use crescendo::arena::{
-    Engine, EngineConfig, GameResult, GameSettings, LinearOpening, Opening, Outcome, Termination,
-    TimeControl, play_game, play_linear_game,
+    EngineConfig, EngineProcess, GameResult, GameSettings, LinearOpening, Opening, Outcome,
+    Termination, TimeControl, play_game, play_linear_game,
 };
 use crescendo::chess::notation::{self, GameRecord};
 use crescendo::chess::status::status_with;
