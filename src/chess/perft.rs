@@ -18,13 +18,13 @@ pub const MAX_PERFT_MOVES: u64 = 200;
 /// the one before (a Scottish check only shortens them). Saturates.
 pub fn moves_to_enumerate(pos: &Position, turns: u32) -> u64 {
     let mut total = u64::from(pos.moves_left());
-    let mut length = u64::from(pos.turn_length());
+    let mut length = pos.turn_length();
     for _ in 1..turns {
         if total > MAX_PERFT_MOVES {
             break; // enough to refuse; `turns` may be in the billions
         }
-        length += 1;
-        total = total.saturating_add(length);
+        length = pos.rules().next_turn_length(length);
+        total = total.saturating_add(u64::from(length));
     }
     total
 }

@@ -935,14 +935,14 @@ fn turn_ends_within(root: &Position, pv: &[Move], plies: usize) -> usize {
         played += 1;
     }
     let mut left_in_turn = pos.moves_left() as usize;
-    let mut length = pos.turn_length() as usize;
+    let mut length = pos.turn_length();
     while played < plies {
         let step = left_in_turn.min(plies - played);
         played += step;
         if step == left_in_turn {
             ends += 1;
-            length += 1;
-            left_in_turn = length;
+            length = pos.rules().next_turn_length(length);
+            left_in_turn = length as usize;
         } else {
             left_in_turn -= step;
         }
