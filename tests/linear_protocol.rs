@@ -1,140 +1,18 @@
 //! Linear Progression through the real `crescendo` binary: the protocol
 //! (`UCI_Variant linear-progression`) and the `perft` subcommand.
 
+#[path = "support/engine.rs"]
+mod engine;
+
 use crescendo::linear::{Color, Options, Position, Status, perft};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
-use std::sync::{Mutex, MutexGuard};
+use engine::{Engine, bestmove_of};
+use std::process::Command;
 use std::thread;
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(20);
 const START: &str = "#6#/8/8/8/8/8/8/#6# w - 0 - -";
 /// White to move and must pass.
 const PASS: &str = "###1/####/####/wb## w - 0 - -";
-
-/// The tests take turns, so that latencies are measured without other
-/// engines competing for the cores.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// A running engine, already switched to Linear Progression.
-struct Engine {
-    _turn: MutexGuard<'static, ()>,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crescendo"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Engine {
-            _turn: turn,
-            child,
-            stdin,
-            lines,
-        };
-        e.send("setoption name UCI_Variant value linear-progression");
-        assert!(e.sync().is_empty());
-        e
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn next(&self) -> String {
-        match self.lines.recv_timeout(TIMEOUT) {
-            Ok(line) => line,
-            Err(e) => panic!("no line from the engine: {e}"),
-        }
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self.next();
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    /// The output between now and the `readyok` of an `isready` sent now.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until("readyok");
-        lines.pop();
-        lines
-    }
-
-    fn display(&mut self) -> Vec<String> {
-        self.send("d");
-        let lines = self.until("Key:");
-        assert!(self.sync().is_empty());
-        lines
-    }
-
-    /// The value of the `d` line starting with `label`.
-    fn shown(&mut self, label: &str) -> String {
-        let lines = self.display();
-        let line = lines
-            .iter()
-            .find(|l| l.starts_with(label))
-            .unwrap_or_else(|| panic!("no {label} in {lines:?}"));
-        line[label.len()..].trim().to_string()
-    }
-
-    fn fen(&mut self) -> String {
-        self.shown("Fen:")
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().unwrap();
-        assert!(status.success(), "{status:?}");
-    }
-}
-
-/// The one error line that `line` must produce (and nothing else).
-fn expect_error(e: &mut Engine, line: &str, needle: &str) {
-    e.send(line);
-    let out = e.sync();
-    assert_eq!(out.len(), 1, "{line}: {out:?}");
-    assert!(
-        out[0].starts_with("info string error: ") && out[0].contains(needle),
-        "{line}: {out:?}"
-    );
-}
-
-fn bestmove_of(lines: &[String]) -> String {
-    let last = lines.last().unwrap();
-    last.strip_prefix("bestmove ")
-        .unwrap_or_else(|| panic!("not a bestmove: {last}"))
-        .to_string()
-}
 
 /// Plays the engine against itself through `position ... moves` and `go`
 /// until it answers `bestmove (none)`; checks every move and the result
@@ -182,7 +60,7 @@ fn self_play(e: &mut Engine, start: Position, position_cmd: &str, go: &str) -> u
 
 #[test]
 fn a_full_game_to_the_end_with_the_right_result() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("ucinewgame");
     let n = self_play(
         &mut e,
@@ -197,7 +75,7 @@ fn a_full_game_to_the_end_with_the_right_result() {
 
 #[test]
 fn a_full_game_with_every_option_from_a_fen() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     let start = "#4#/6/6/6/6/#4# w - 0 equal,blockers -,-";
     let pos: Position = start.parse().unwrap();
     self_play(
@@ -211,7 +89,7 @@ fn a_full_game_with_every_option_from_a_fen() {
 
 #[test]
 fn options_round_trip() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("uci");
     let lines = e.until("uciok");
     for expected in [
@@ -257,7 +135,7 @@ fn options_round_trip() {
 
 #[test]
 fn bad_input_gives_one_error_line_and_keeps_the_state() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("position startpos moves @d4 @e5");
     let fen = e.fen();
     let cases = [
@@ -314,7 +192,7 @@ fn bad_input_gives_one_error_line_and_keeps_the_state() {
             assert_eq!(out[1], "bestmove (none)");
             assert!(e.sync().is_empty());
         } else {
-            expect_error(&mut e, line, needle);
+            e.expect_error(line, needle);
         }
         assert_eq!(e.fen(), fen, "after {line}");
     }
@@ -327,7 +205,7 @@ fn bad_input_gives_one_error_line_and_keeps_the_state() {
 
 #[test]
 fn moves_of_every_kind() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("setoption name LP_Blockers value true");
     e.send("position startpos moves @d4+a1 @e5+h8 d4d6+a1b1");
     assert_eq!(e.fen(), "#6#/8/3w4/3wb3/3w4/8/8/#6# b d6 0 blockers b1,h8");
@@ -353,7 +231,7 @@ fn moves_of_every_kind() {
 
 #[test]
 fn go_perft_counts_sequences() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("position startpos");
     e.send("go perft 2");
     let lines = e.until("Nodes searched");
@@ -371,7 +249,7 @@ fn go_perft_counts_sequences() {
 
 #[test]
 fn go_limits_and_stop() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("position startpos moves @d4 @e5");
     let started = Instant::now();
     e.send("go movetime 100");
@@ -403,7 +281,7 @@ fn go_limits_and_stop() {
 
 #[test]
 fn bench_runs_the_linear_positions() {
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("bench 2");
     let lines = e.until("Nodes/second");
     assert_eq!(
@@ -606,7 +484,7 @@ fn bench_subcommand_signature_is_deterministic_and_the_protocols() {
     assert_eq!(runs[0]["depth"], 3);
     assert!(runs[0]["nps"].as_u64().is_some());
     // One source of truth: the protocol's `bench` gives the same signature.
-    let mut e = Engine::start();
+    let mut e = Engine::start_variant("linear-progression");
     e.send("bench 3");
     let lines = e.until("Nodes/second");
     assert!(

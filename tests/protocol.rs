@@ -1,148 +1,16 @@
 //! Scripted conversations with the real `crescendo` binary over its pipes.
 
+#[path = "support/engine.rs"]
+mod engine;
+
+use engine::{Engine, bestmove_of};
+
 use crescendo::chess::notation::parse_uci;
 use crescendo::chess::{Move, Position, Rules, fen, legal_moves};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::sync::{Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(30);
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// The tests take turns: latencies are measured without other engines
-/// competing for the (possibly two) cores.
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// A running engine with its output lines arriving on a channel.
-struct Engine {
-    _turn: MutexGuard<'static, ()>,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    stderr: thread::JoinHandle<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crescendo"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let mut stderr = child.stderr.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = thread::spawn(move || {
-            let mut text = String::new();
-            let _ = stderr.read_to_string(&mut text);
-            text
-        });
-        Engine {
-            _turn: turn,
-            child,
-            stdin,
-            lines,
-            stderr,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.write_all(b"\n").unwrap();
-    }
-
-    fn next(&self) -> String {
-        match self.lines.recv_timeout(TIMEOUT) {
-            Ok(line) => line,
-            Err(e) => panic!("no line from the engine: {e}"),
-        }
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self.next();
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    /// The output between now and the `readyok` of an `isready` sent now.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until("readyok");
-        lines.pop();
-        lines
-    }
-
-    /// Nothing arrives within `wait`.
-    fn silent_for(&self, wait: Duration) -> bool {
-        matches!(
-            self.lines.recv_timeout(wait),
-            Err(RecvTimeoutError::Timeout)
-        )
-    }
-
-    fn display(&mut self) -> Vec<String> {
-        self.send("d");
-        let lines = self.until("Key:");
-        assert!(self.sync().is_empty());
-        lines
-    }
-
-    fn fen(&mut self) -> String {
-        let lines = self.display();
-        let line = lines.iter().find(|l| l.starts_with("Fen: ")).unwrap();
-        line["Fen: ".len()..].to_string()
-    }
-
-    /// Sends `quit` and returns stderr once the process has exited.
-    fn quit(mut self) -> String {
-        self.send("quit");
-        let status = self.child.wait().unwrap();
-        assert!(status.success(), "{status:?}");
-        self.stderr.join().unwrap()
-    }
-}
-
-/// The one error line that `line` must produce (and nothing else).
-fn expect_error(e: &mut Engine, line: &str, needle: &str) {
-    e.send(line);
-    // A search running meanwhile may report progress: not part of the answer.
-    let out: Vec<String> = e
-        .sync()
-        .into_iter()
-        .filter(|l| !l.starts_with("info depth "))
-        .collect();
-    assert_eq!(out.len(), 1, "{line}: {out:?}");
-    assert!(
-        out[0].starts_with("info string error: ") && out[0].contains(needle),
-        "{line}: {out:?}"
-    );
-}
 
 /// The position after `moves` (UCI, single moves) from `start`.
 fn after(start: &str, moves: &str) -> Position {
@@ -183,13 +51,6 @@ fn play_turn(pos: &mut Position, token: &str) {
             "{token}"
         );
     }
-}
-
-fn bestmove_of(lines: &[String]) -> String {
-    let last = lines.last().unwrap();
-    let mut words = last.split_whitespace();
-    assert_eq!(words.next(), Some("bestmove"), "{lines:?}");
-    words.next().unwrap().to_string()
 }
 
 #[test]
@@ -507,7 +368,7 @@ fn every_error_gives_one_line_and_keeps_the_state() {
         ("debug maybe", "debug on"),
     ];
     for (line, needle) in cases {
-        expect_error(&mut e, line, needle);
+        e.expect_error_during_search(line, needle);
         assert_eq!(e.fen(), kept, "{line}");
     }
     // Go when the game is over: the error, then bestmove (none).
@@ -521,8 +382,8 @@ fn every_error_gives_one_line_and_keeps_the_state() {
     e.send("position startpos");
     e.send("go infinite");
     e.next();
-    expect_error(&mut e, "go depth 1", "already running");
-    expect_error(&mut e, "setoption name Hash value 4", "while searching");
+    e.expect_error_during_search("go depth 1", "already running");
+    e.expect_error_during_search("setoption name Hash value 4", "while searching");
     e.send("stop");
     e.until("bestmove");
     let stderr = e.quit();
@@ -642,7 +503,7 @@ fn survives_random_and_mutated_garbage() {
         }
         sent += 1;
         // Drain now and then so the pipe never fills.
-        while e.lines.try_recv().is_ok() {}
+        e.drain();
     }
     // The engine may lag behind the garbage (and the garbage holds `isready`
     // lines too): wait for a position no seed can produce, then `isready`.
@@ -681,15 +542,11 @@ const QUEEN: &str = "4k3/8/8/8/8/8/8/4KQ2 w - - 0";
 #[test]
 fn long_turns_neither_crash_nor_hang() {
     let mut e = Engine::start();
-    expect_error(
-        &mut e,
-        &format!("position fen {QUEEN} 10001"),
-        "at most 10000",
-    );
+    e.expect_error_during_search(&format!("position fen {QUEEN} 10001"), "at most 10000");
     e.send(&format!("position fen {QUEEN} 10000"));
-    expect_error(&mut e, "go perft 1", "more than 200 moves");
+    e.expect_error_during_search("go perft 1", "more than 200 moves");
     e.send(&format!("position fen {QUEEN} 100"));
-    expect_error(&mut e, "go perft 2", "more than 200 moves");
+    e.expect_error_during_search("go perft 2", "more than 200 moves");
     // The mate finder recurses once per move: with helper threads too.
     let long_start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10000";
     e.send("setoption name Threads value 2");
