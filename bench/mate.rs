@@ -12,7 +12,7 @@
 //! measurement, `MATE_BENCH_THREADS` (default 2).
 
 use crescendo::chess::{Position, Rules, fen};
-use crescendo::mate::{self, MateLimits, MateTable, Verdict};
+use crescendo::mate::{self, MateTable, Verdict};
 use std::time::Duration;
 
 struct Case {
@@ -65,14 +65,14 @@ fn sermate() -> Vec<Case> {
 
 /// The median time of `runs` solves with a cleared table, checking the verdict.
 fn time_case(case: &Case, tt: &MateTable, threads: usize, runs: usize) -> Duration {
-    let limits = MateLimits {
+    let budget = mate::Budget {
         threads,
-        ..MateLimits::default()
+        ..mate::Budget::default()
     };
     let mut times: Vec<Duration> = (0..runs.max(1))
         .map(|_| {
             tt.clear();
-            let r = mate::find_mate(&case.pos, &limits, tt);
+            let r = mate::find_mate(&case.pos, &budget, tt);
             match &r.verdict {
                 Verdict::Mate(_) => {}
                 Verdict::NoMate => assert!(!case.popeye_mate, "{}: mate missed", case.id),

@@ -8,7 +8,7 @@
 
 use crescendo::chess::notation::parse_uci;
 use crescendo::chess::{Rules, fen};
-use crescendo::mate::{MateLimits, MateTable, Verdict, find_mate};
+use crescendo::mate::{Budget, MateTable, Verdict, find_mate};
 use crescendo::search::safety::{SafetyBudget, Verdict as Net, secure};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -53,11 +53,8 @@ fn main() {
             for &mv in &turn {
                 safe.play(mv);
             }
-            let limits = MateLimits {
-                nodes: Some(20_000_000),
-                ..MateLimits::default()
-            };
-            if find_mate(&safe, &limits, &table).verdict == Verdict::NoMate {
+            let budget = Budget::nodes(20_000_000);
+            if find_mate(&safe, &budget, &table).verdict == Verdict::NoMate {
                 saved += 1;
             }
         }

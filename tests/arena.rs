@@ -9,7 +9,7 @@ use crescendo::arena::{
     Termination, TimeControl, play_game, play_linear_game,
 };
 use crescendo::chess::notation::{self, GameRecord};
-use crescendo::chess::status::status_with;
+use crescendo::chess::status::{Undecided, status_with};
 use crescendo::chess::{Color, Rules};
 use crescendo::linear;
 use std::process::Command;
@@ -265,9 +265,9 @@ fn replay_pgn(
             assert_eq!(tag(&record, "Result"), winner, "{g}");
         } else {
             // As the referee decides: undecided within its budget is a draw.
-            let status = status_with(&end, |p| {
-                crescendo::mate::mates_this_turn(p, crescendo::mate::QUIET_TEST_NODES) == Some(true)
-            });
+            let mates =
+                |p: &_| crescendo::mate::mates_this_turn(p, crescendo::mate::QUIET_TEST_NODES);
+            let status = status_with(&end, mates, Undecided::Drawn);
             assert!(status.is_over(), "{g}");
             assert_eq!(tag(&record, "Result"), status.result(), "{g}");
             assert_eq!(tag(&record, "Termination"), status.reason(), "{g}");

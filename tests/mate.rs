@@ -2,12 +2,12 @@
 //! the brute-force reference, the Janko-Guid set, and the Popeye verdicts.
 
 use crescendo::chess::{MoveList, Position, Rules, fen, legal_moves, status};
-use crescendo::mate::{self, MateLimits, MateTable, Verdict};
+use crescendo::mate::{self, Budget, MateTable, Verdict};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 fn solve(pos: &Position, tt: &MateTable) -> Verdict {
-    mate::find_mate(pos, &MateLimits::default(), tt).verdict
+    mate::find_mate(pos, &Budget::default(), tt).verdict
 }
 
 /// Plays random turns from the start; returns the positions met at turn
@@ -69,7 +69,7 @@ fn compare_with_brute_force(rules: Rules, seed: u64, games: usize, max_len: u32)
         if pos.turn_length() < max_len {
             let mut passed = pos.clone();
             passed.pass_turn();
-            let threat = mate::opponent_threat(pos, &MateLimits::default(), &tt);
+            let threat = mate::opponent_threat(pos, &Budget::default(), &tt);
             assert_eq!(
                 status::brute_force_mate(&passed).is_some(),
                 matches!(threat.verdict, Verdict::Mate(_)),
@@ -187,7 +187,7 @@ fn all_lines_lists_every_order() {
     // Two independent rook moves then mate: Ra1-a7 then Rb1-b8 mates; the
     // enumerator must list every mating sequence, each verified.
     let pos = fen::parse("6k1/8/8/8/8/8/8/RR4K1 w - - 0 2", Rules::Italian).expect("fen");
-    let all = mate::find_all_mates(&pos, &MateLimits::default(), &MateTable::new(1));
+    let all = mate::find_all_mates(&pos, &Budget::default(), &MateTable::new(1));
     assert!(all.complete);
     assert!(!all.lines.is_empty());
     for line in &all.lines {
@@ -213,32 +213,60 @@ fn limits_give_unknown_and_stop_flag_is_honoured() {
         Rules::Italian,
     )
     .expect("fen");
-    let limits = MateLimits {
-        nodes: Some(1000),
-        ..MateLimits::default()
-    };
-    let r = mate::find_mate(&pos, &limits, &MateTable::new(1));
+    let r = mate::find_mate(&pos, &Budget::nodes(1000), &MateTable::new(1));
     assert_eq!(r.verdict, Verdict::Unknown);
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
-    let limits = MateLimits {
-        stop: Some(stop),
-        ..MateLimits::default()
+    let budget = Budget {
+        stop: Some(&stop),
+        ..Budget::default()
     };
-    let r = mate::find_mate(&pos, &limits, &MateTable::new(1));
+    let r = mate::find_mate(&pos, &budget, &MateTable::new(1));
     assert_eq!(r.verdict, Verdict::Unknown);
     assert!(r.elapsed.as_millis() < 50);
 }
 
 #[test]
 fn status_with_uses_the_finder() {
-    let exact = |p: &Position| mate::mates_this_turn(p, u64::MAX) == Some(true);
+    let exact = |p: &Position| mate::mates_this_turn(p, u64::MAX);
     let pos = fen::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 10 1", Rules::Italian).expect("fen");
-    assert_eq!(status::status_with(&pos, exact), status::Status::Ongoing);
+    assert_eq!(
+        status::status_with(&pos, exact, status::Undecided::Drawn),
+        status::Status::Ongoing
+    );
     let pos = fen::parse("6k1/5ppp/8/8/8/8/8/5RK1 w - - 10 1", Rules::Italian).expect("fen");
     assert_eq!(
-        status::status_with(&pos, exact),
+        status::status_with(&pos, exact, status::Undecided::Drawn),
         status::Status::TenQuietTurns
     );
+}
+
+/// The one choice the callers of the rule differ in: what an undecided mate
+/// test counts as.
+#[test]
+fn an_undecided_quiet_test_counts_as_the_caller_says() {
+    use status::{Undecided, ten_quiet_turns};
+    let pos = fen::parse("6k1/5ppp/8/8/8/8/8/5RK1 w - - 10 1", Rules::Italian).expect("fen");
+    assert!(!ten_quiet_turns(&pos, |_| None, Undecided::GameGoesOn));
+    assert!(ten_quiet_turns(&pos, |_| None, Undecided::Drawn));
+    for undecided in [Undecided::GameGoesOn, Undecided::Drawn] {
+        assert!(!ten_quiet_turns(&pos, |_| Some(true), undecided));
+        assert!(ten_quiet_turns(&pos, |_| Some(false), undecided));
+    }
+    // Nine quiet turns, or a turn begun: the rule does not apply, nothing is asked.
+    let nine = fen::parse("6k1/5ppp/8/8/8/8/8/5RK1 w - - 9 1", Rules::Italian).expect("fen");
+    assert!(!ten_quiet_turns(
+        &nine,
+        |_| panic!("asked"),
+        Undecided::Drawn
+    ));
+    let mut begun = fen::parse("6k1/5ppp/8/8/8/8/8/5RK1 w - - 10 3", Rules::Italian).expect("fen");
+    begun.play(legal_moves(&begun).as_slice()[0]);
+    assert!(begun.moves_made() > 0);
+    assert!(!ten_quiet_turns(
+        &begun,
+        |_| panic!("asked"),
+        Undecided::Drawn
+    ));
 }
 
 #[test]

@@ -9,8 +9,7 @@
 
 use crate::chess::status::status;
 use crate::chess::{Move, Position, Rules, START_FEN, fen, legal_moves, notation};
-use crate::mate::MateTable;
-use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
+use crate::mate::{self, MateTable, Verdict};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 
@@ -132,10 +131,10 @@ pub fn random_opening(rules: Rules, turns: u32, rng: &mut StdRng) -> Opening {
 /// Does the side to move mate in this turn (as far as a small budget sees)?
 fn mates_at_once(pos: &Position) -> bool {
     let table = MateTable::new(1);
-    let budget = MateBudget::nodes(OPENING_MATE_NODES);
+    let budget = mate::Budget::nodes(OPENING_MATE_NODES);
     matches!(
-        mate_in_this_turn(pos, budget, None, &table).found,
-        MateFound::Mate(_)
+        mate::find_mate(pos, &budget, &table).verdict,
+        Verdict::Mate(_)
     )
 }
 
@@ -201,8 +200,8 @@ mod tests {
         for _ in 0..20 {
             let pos = random_opening(Rules::Italian, 2, &mut rng).position();
             // Three moves to play: a search twenty times larger is exhaustive.
-            let found = mate_in_this_turn(&pos, MateBudget::nodes(1_000_000), None, &table).found;
-            assert_eq!(found, MateFound::NoMate, "{}", fen::to_fen(&pos));
+            let found = mate::find_mate(&pos, &mate::Budget::nodes(1_000_000), &table).verdict;
+            assert_eq!(found, Verdict::NoMate, "{}", fen::to_fen(&pos));
         }
     }
 }

@@ -15,7 +15,7 @@
 
 use super::engine::{EngineError, EngineProcess};
 use super::openings::{Opening, is_startpos, root_fen};
-use crate::chess::status::{Status, status_with};
+use crate::chess::status::{Status, Undecided, status_with};
 use crate::chess::{Color, Move, Position, legal_moves, notation};
 use crate::mate::QUIET_TEST_NODES;
 use std::fmt;
@@ -259,11 +259,12 @@ impl Refereed for ChessGame {
 
     fn rules_end(&self) -> Option<RulesEnd> {
         let mut undecided = false;
-        let status = status_with(&self.pos, |p| {
+        let mates = |p: &Position| {
             let answer = crate::mate::mates_this_turn(p, QUIET_TEST_NODES);
             undecided = answer.is_none();
-            answer == Some(true)
-        });
+            answer
+        };
+        let status = status_with(&self.pos, mates, Undecided::Drawn);
         if !status.is_over() {
             return None;
         }

@@ -79,10 +79,41 @@ pub fn is_dead_position(pos: &Position) -> bool {
             && (others & (pos.role_bb(Role::Knight) | pos.role_bb(Role::Bishop))).nonempty())
 }
 
+/// What the ten-quiet-turn rule makes of a mate test that did not decide
+/// (a finder on a node budget ran out): the one choice its callers differ in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Undecided {
+    /// Taken for "may mate": the game goes on (the engine's own status and
+    /// `analyse` never call a game over that may not be).
+    GameGoesOn,
+    /// Taken for "no mate": the game is drawn (the match referee must end the
+    /// game; the search tree scores the turn start 0).
+    Drawn,
+}
+
+/// The ten-quiet-turn rule: at the start of a turn after ten turns without
+/// capture or pawn move, the game is drawn unless the side to move mates in
+/// this turn. `mates` answers that (`None`: undecided, taken as `undecided`
+/// says); it is asked only when the count is reached.
+pub fn ten_quiet_turns(
+    pos: &Position,
+    mates: impl FnOnce(&Position) -> Option<bool>,
+    undecided: Undecided,
+) -> bool {
+    pos.moves_made() == 0
+        && pos.quiet_turns() >= 10
+        && !mates(pos).unwrap_or(undecided == Undecided::GameGoesOn)
+}
+
 /// The status of `pos`, where `mates_this_turn` answers whether the side to
-/// move can mate in its current turn (asked only for the ten-quiet-turn rule;
-/// pass the fast finder from `crate::mate`, or [`brute_force_mate`]).
-pub fn status_with(pos: &Position, mates_this_turn: impl FnOnce(&Position) -> bool) -> Status {
+/// move can mate in its current turn, `None` if it could not decide (asked
+/// only for [`ten_quiet_turns`]; pass the fast finder from `crate::mate`, or
+/// [`brute_force_mate`]).
+pub fn status_with(
+    pos: &Position,
+    mates_this_turn: impl FnOnce(&Position) -> Option<bool>,
+    undecided: Undecided,
+) -> Status {
     if is_dead_position(pos) {
         return Status::DeadPosition;
     }
@@ -94,15 +125,20 @@ pub fn status_with(pos: &Position, mates_this_turn: impl FnOnce(&Position) -> bo
         // Rule 5: moves exist, but every sequence of them gets stuck.
         return Status::Stalemate;
     }
-    if pos.moves_made() == 0 && pos.quiet_turns() >= 10 && !mates_this_turn(pos) {
+    if ten_quiet_turns(pos, mates_this_turn, undecided) {
         return Status::TenQuietTurns;
     }
     Status::Ongoing
 }
 
-/// The status with the plain exhaustive mate test (fine for short turns).
+/// The status with the plain exhaustive mate test (fine for short turns;
+/// it always decides).
 pub fn status(pos: &Position) -> Status {
-    status_with(pos, |p| brute_force_mate(p).is_some())
+    status_with(
+        pos,
+        |p| Some(brute_force_mate(p).is_some()),
+        Undecided::Drawn,
+    )
 }
 
 /// Why a player with no legal move is stuck: mate (of some kind) or stalemate.

@@ -3,7 +3,7 @@
 //! chess by default, Linear Progression with `--variant linear-progression`.
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
-use crate::chess::status::status_with;
+use crate::chess::status::{Undecided, status_with};
 use crate::chess::{Move, Position, Rules, fen, notation};
 use crate::search::levels::{self, Style};
 use crate::search::{Limits, Score, Searcher};
@@ -285,9 +285,8 @@ fn analyse(
 ) -> Vec<Record> {
     let started = Instant::now();
     // Undecided, the game is taken to go on (as the engine does).
-    let status = status_with(pos, |p| {
-        crate::mate::mates_this_turn(p, crate::mate::QUIET_TEST_NODES) != Some(false)
-    });
+    let mates = |p: &Position| crate::mate::mates_this_turn(p, crate::mate::QUIET_TEST_NODES);
+    let status = status_with(pos, mates, Undecided::GameGoesOn);
     let mut record = Record {
         id: item.id.clone(),
         fen: item.fen.clone(),

@@ -15,7 +15,7 @@
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use crate::chess::{Rules, START_FEN, fen, perft};
-use crate::mate::{self, MateLimits, MateTable, Verdict};
+use crate::mate::{self, MateTable, Verdict};
 use crate::search::bench;
 use clap::Args;
 use std::sync::Arc;
@@ -141,10 +141,6 @@ fn run_progressive(args: &BenchArgs, rules: Rules) -> CliResult {
 /// Solves the built-in Janko-Guid set: (solved, positions, seconds).
 fn mate_bench(movetime: Duration) -> Result<(usize, usize, f64), String> {
     let tt = MateTable::new(64);
-    let limits = MateLimits {
-        movetime: Some(movetime),
-        ..MateLimits::default()
-    };
     let started = Instant::now();
     let (mut solved, mut total) = (0, 0);
     for line in JANKO_GUID.lines().skip(1).filter(|l| !l.trim().is_empty()) {
@@ -157,8 +153,12 @@ fn mate_bench(movetime: Duration) -> Result<(usize, usize, f64), String> {
             continue;
         };
         tt.clear();
+        let budget = mate::Budget {
+            deadline: Some(Instant::now() + movetime),
+            ..mate::Budget::default()
+        };
         if matches!(
-            mate::find_mate(&pos, &limits, &tt).verdict,
+            mate::find_mate(&pos, &budget, &tt).verdict,
             Verdict::Mate(_)
         ) {
             solved += 1;

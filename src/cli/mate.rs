@@ -2,10 +2,10 @@
 
 use super::{CliResult, parse_rules};
 use crate::chess::{Move, Position, Rules, fen, notation};
-use crate::mate::{self, MateLimits, MateTable, Verdict};
+use crate::mate::{self, MateTable, Verdict};
 use clap::Args;
 use serde::Serialize;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct MateArgs {
@@ -109,9 +109,12 @@ pub fn run(args: &MateArgs) -> CliResult {
         (None, Some(path)) => read_batch(path)?,
         (None, None) => return Err("give --fen or --file".into()),
     };
-    let limits = MateLimits {
-        nodes: args.nodes,
-        movetime: args.movetime.map(Duration::from_millis),
+    // Each position of a batch gets the whole movetime.
+    let budget = || mate::Budget {
+        nodes: args.nodes.unwrap_or(u64::MAX),
+        deadline: args
+            .movetime
+            .map(|ms| Instant::now() + Duration::from_millis(ms)),
         threads: args.threads.max(1),
         stop: None,
     };
@@ -136,7 +139,7 @@ pub fn run(args: &MateArgs) -> CliResult {
             ms,
         };
         if args.all {
-            let r = mate::find_all_mates(&pos, &limits, &tt);
+            let r = mate::find_all_mates(&pos, &budget(), &tt);
             let ms = r.elapsed.as_millis() as u64;
             total_ms += ms;
             for line in &r.lines {
@@ -156,7 +159,7 @@ pub fn run(args: &MateArgs) -> CliResult {
             }] += 1;
             continue;
         }
-        let r = solve(&pos, &limits, &tt);
+        let r = solve(&pos, &budget(), &tt);
         let ms = r.elapsed.as_millis() as u64;
         total_ms += ms;
         let (result, line, k) = match &r.verdict {
@@ -183,6 +186,6 @@ pub fn run(args: &MateArgs) -> CliResult {
     Ok(())
 }
 
-fn solve(pos: &Position, limits: &MateLimits, tt: &MateTable) -> mate::MateResult {
-    mate::find_mate(pos, limits, tt)
+fn solve(pos: &Position, budget: &mate::Budget, tt: &MateTable) -> mate::Answer {
+    mate::find_mate(pos, budget, tt)
 }

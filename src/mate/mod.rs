@@ -10,6 +10,14 @@
 //! test. What this module adds is the search order, the "no mate" table
 //! ([`MateTable`], shared between threads and between queries) and the move
 //! budget bound of [`bounds`].
+//!
+//! This is the ONE place the engine asks "can the side to move mate in this
+//! turn?": the root's "do I mate now?", the tree's "does the side to move at
+//! this turn start mate?", the safety net, the ten-quiet-turns rule, `go
+//! mate`, the opponent's threat (the mover passes), the CLI and the benches.
+//! Every caller gives a [`Budget`] (nodes, deadline, threads, stop flag) and
+//! a [`MateTable`] it owns, so that proofs of "no mate" are reused across
+//! calls, and gets an [`Answer`].
 
 pub mod bounds;
 #[cfg(test)]
@@ -22,21 +30,48 @@ pub use tt::MateTable;
 use crate::chess::status::is_mated;
 use crate::chess::{Move, Position, legal_moves};
 use search::{Outcome, Searcher, Shared};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Limits of one query. The default is unlimited, one thread.
-#[derive(Clone, Debug, Default)]
-pub struct MateLimits {
-    /// Stop after about this many nodes.
-    pub nodes: Option<u64>,
-    /// Stop after about this much time.
-    pub movetime: Option<Duration>,
+/// How much work one query may do. The default is unlimited, one thread.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget<'a> {
+    /// Stop after about this many nodes (`u64::MAX`: no limit; the finder
+    /// counts in small batches).
+    pub nodes: u64,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
     /// Threads to search with (0 or 1: the calling thread only).
     pub threads: usize,
     /// Stop as soon as this becomes true (checked every ~0.1 ms of work).
-    pub stop: Option<Arc<AtomicBool>>,
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl Default for Budget<'_> {
+    fn default() -> Self {
+        Budget {
+            nodes: u64::MAX,
+            deadline: None,
+            threads: 1,
+            stop: None,
+        }
+    }
+}
+
+impl Budget<'_> {
+    /// A budget of `nodes` nodes on one thread, with no deadline.
+    pub fn nodes(nodes: u64) -> Self {
+        Budget {
+            nodes,
+            ..Budget::default()
+        }
+    }
+
+    /// Nothing may be searched: no nodes left or the deadline passed.
+    fn spent(&self) -> bool {
+        self.nodes == 0 || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// The answer to "mate in this turn?".
@@ -51,16 +86,27 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Verdict {
+    /// Does the side to move mate? `None` when the search did not decide.
+    pub fn mates(&self) -> Option<bool> {
+        match self {
+            Verdict::Mate(_) => Some(true),
+            Verdict::NoMate => Some(false),
+            Verdict::Unknown => None,
+        }
+    }
+}
+
 /// A verdict and what it cost.
 #[derive(Clone, Debug)]
-pub struct MateResult {
+pub struct Answer {
     pub verdict: Verdict,
     /// Nodes searched (positions visited, including turn ends tested for mate).
     pub nodes: u64,
     pub elapsed: Duration,
 }
 
-impl MateResult {
+impl Answer {
     /// The mating line, if one was found.
     pub fn line(&self) -> Option<&[Move]> {
         match &self.verdict {
@@ -81,26 +127,35 @@ pub struct AllMates {
     pub elapsed: Duration,
 }
 
-fn shared_for<'a>(limits: &'a MateLimits, tt: &'a MateTable, started: Instant) -> Shared<'a> {
+fn shared_for<'a>(budget: &Budget<'a>, tt: &'a MateTable) -> Shared<'a> {
     Shared {
         tt,
-        stop: limits.stop.as_deref(),
+        stop: budget.stop,
         done: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
-        node_limit: limits.nodes.unwrap_or(u64::MAX),
-        deadline: limits.movetime.map(|t| started + t),
+        node_limit: budget.nodes,
+        deadline: budget.deadline,
     }
 }
 
 /// Does the side to move mate in its current turn? Searches `pos` within
-/// `limits`, reading and extending the shared table `tt`.
-pub fn find_mate(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateResult {
+/// `budget`, reading and extending the shared table `tt`. A budget already
+/// spent (no nodes, or the deadline passed) answers [`Verdict::Unknown`] at
+/// once.
+pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
     let started = Instant::now();
-    let shared = shared_for(limits, tt, started);
-    let outcome = if limits.threads > 1 && search::uses_passes(pos) {
-        search_racing(pos, &shared, limits.threads)
-    } else if limits.threads > 1 && pos.moves_left() > 1 {
-        search_parallel(pos, &shared, limits.threads)
+    if budget.spent() {
+        return Answer {
+            verdict: Verdict::Unknown,
+            nodes: 0,
+            elapsed: started.elapsed(),
+        };
+    }
+    let shared = shared_for(budget, tt);
+    let outcome = if budget.threads > 1 && search::uses_passes(pos) {
+        search_racing(pos, &shared, budget.threads)
+    } else if budget.threads > 1 && pos.moves_left() > 1 {
+        search_parallel(pos, &shared, budget.threads)
     } else {
         let mut s = Searcher::new(&shared, 0);
         let o = s.enter_with_passes(pos);
@@ -119,7 +174,7 @@ pub fn find_mate(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateRes
         (Outcome::NoMate, _) => Verdict::NoMate,
         (Outcome::Aborted, _) => Verdict::Unknown,
     };
-    MateResult {
+    Answer {
         verdict,
         nodes: shared.nodes.load(Ordering::Relaxed),
         elapsed: started.elapsed(),
@@ -260,9 +315,17 @@ fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome,
 
 /// Every mating line of the current turn (one thread). Lines that are the
 /// same moves in another order are listed separately, as Popeye does.
-pub fn find_all_mates(pos: &Position, limits: &MateLimits, tt: &MateTable) -> AllMates {
+pub fn find_all_mates(pos: &Position, budget: &Budget, tt: &MateTable) -> AllMates {
     let started = Instant::now();
-    let shared = shared_for(limits, tt, started);
+    if budget.spent() {
+        return AllMates {
+            lines: Vec::new(),
+            complete: false,
+            nodes: 0,
+            elapsed: started.elapsed(),
+        };
+    }
+    let shared = shared_for(budget, tt);
     let mut s = Searcher::new(&shared, 0);
     s.all = Some(Vec::new());
     let outcome = s.enter(pos);
@@ -285,10 +348,10 @@ pub fn find_all_mates(pos: &Position, limits: &MateLimits, tt: &MateTable) -> Al
 /// What the opponent threatens: the side to move passes the rest of its turn
 /// ([`Position::pass_turn`]) and the opponent's mate in its next turn is
 /// searched.
-pub fn opponent_threat(pos: &Position, limits: &MateLimits, tt: &MateTable) -> MateResult {
+pub fn opponent_threat(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
     let mut passed = pos.clone();
     passed.pass_turn();
-    find_mate(&passed, limits, tt)
+    find_mate(&passed, budget, tt)
 }
 
 /// Nodes the ten-quiet-turn test may take where its answer ends a game
@@ -304,20 +367,12 @@ pub fn mates_this_turn(pos: &Position, nodes: u64) -> Option<bool> {
     thread_local! {
         static TABLE: MateTable = MateTable::new(4);
     }
-    let limits = MateLimits {
-        nodes: Some(nodes),
-        ..MateLimits::default()
-    };
     TABLE.with(|tt| {
         // The answer must depend on the position and the budget alone: proofs
         // left from earlier calls (other games of a match) would let the same
         // question finish within the budget one time and not another.
         tt.clear();
-        match find_mate(pos, &limits, tt).verdict {
-            Verdict::Mate(_) => Some(true),
-            Verdict::NoMate => Some(false),
-            Verdict::Unknown => None,
-        }
+        find_mate(pos, &Budget::nodes(nodes), tt).verdict.mates()
     })
 }
 
@@ -335,4 +390,68 @@ pub fn is_mating_line(pos: &Position, line: &[Move]) -> bool {
         }
     }
     !line.is_empty() && is_mated(&p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::status::brute_force_mate;
+    use crate::chess::{Rules, fen};
+
+    #[test]
+    fn agrees_with_the_reference_search() {
+        let cases = [
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::Italian, true),
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Italian, true),
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Scottish, true),
+            ("6k1/5p1p/8/8/8/8/8/R5K1 w - - 0 1", Rules::Italian, false),
+            ("4k3/8/8/8/8/8/8/R3K3 w - - 0 2", Rules::Italian, false),
+            (crate::chess::START_FEN, Rules::Italian, false),
+        ];
+        let table = MateTable::new(1);
+        for (text, rules, expected) in cases {
+            let pos = fen::parse(text, rules).unwrap();
+            let reference = brute_force_mate(&pos).is_some();
+            assert_eq!(reference, expected, "{text}");
+            match find_mate(&pos, &Budget::default(), &table).verdict {
+                Verdict::Mate(line) => {
+                    assert!(expected, "{text}");
+                    assert!(is_mating_line(&pos, &line), "{text}: {line:?}");
+                }
+                Verdict::NoMate => assert!(!expected, "{text}"),
+                Verdict::Unknown => panic!("unlimited search gave up"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_spent_budget_gives_unknown_at_once() {
+        // A one-move mate the finder would see before its first look at the limits.
+        let pos = fen::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::Italian).unwrap();
+        let table = MateTable::new(1);
+        let none_left = find_mate(&pos, &Budget::nodes(0), &table);
+        assert_eq!((none_left.verdict, none_left.nodes), (Verdict::Unknown, 0));
+        let past = Budget {
+            deadline: Some(Instant::now()),
+            ..Budget::default()
+        };
+        assert_eq!(find_mate(&pos, &past, &table).verdict, Verdict::Unknown);
+        let all = find_all_mates(&pos, &Budget::nodes(0), &table);
+        assert!(all.lines.is_empty() && !all.complete);
+        let pos = fen::parse("4k3/8/8/8/8/8/8/R3K3 w - - 0 3", Rules::Italian).unwrap();
+        let stop = AtomicBool::new(true);
+        let stopped = Budget {
+            stop: Some(&stop),
+            ..Budget::nodes(0)
+        };
+        assert_eq!(find_mate(&pos, &stopped, &table).verdict, Verdict::Unknown);
+    }
+
+    #[test]
+    fn the_opponent_threat_is_seen() {
+        // White to move, one move left; if White passes, Black mates with Ra1.
+        let pos = fen::parse("r5k1/8/8/8/8/8/5PPP/6K1 w - - 0 1", Rules::Italian).unwrap();
+        let threat = opponent_threat(&pos, &Budget::default(), &MateTable::new(1));
+        assert!(threat.line().is_some(), "{:?}", threat.verdict);
+    }
 }

@@ -4,8 +4,8 @@
 use super::command::Go;
 use super::game::JobContext;
 use crate::chess::{Color, Move, Position, Rules, legal_moves, perft};
+use crate::mate::{self, Verdict};
 use crate::search::levels;
-use crate::search::mate::{MateBudget, MateFound, mate_with_threads};
 use crate::search::{Limits, Score, SearchInfo, Searcher, bench};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -92,25 +92,21 @@ pub fn wait_for_stop(ctx: &JobContext) {
 pub fn mate(searcher: &Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
     let start = Instant::now();
     let unbounded = go.infinite;
-    let budget = MateBudget {
+    let budget = mate::Budget {
         nodes: match (go.nodes, unbounded, go.movetime) {
             (Some(n), _, _) => n,
             (None, true, _) | (None, false, Some(_)) => u64::MAX,
             (None, false, None) => DEFAULT_MATE_NODES,
         },
         deadline: go.movetime.map(|t| start + t),
+        threads: ctx.threads,
+        stop: Some(&ctx.stop),
     };
-    let outcome = mate_with_threads(
-        pos,
-        budget,
-        Some(&ctx.stop),
-        searcher.mate_table(),
-        ctx.threads,
-    );
+    let outcome = mate::find_mate(pos, &budget, searcher.mate_table());
     let elapsed = start.elapsed();
     let nps = (outcome.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
-    let turn = match outcome.found {
-        MateFound::Mate(line) => {
+    let turn = match outcome.verdict {
+        Verdict::Mate(line) => {
             ctx.out.line(&format!(
                 "info depth {} seldepth {} score mate 1 nodes {} nps {nps} time {} pv {}",
                 line.len(),
@@ -121,11 +117,11 @@ pub fn mate(searcher: &Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
             ));
             line
         }
-        MateFound::NoMate => {
+        Verdict::NoMate => {
             ctx.out.line("info string no mate in this turn (proved)");
             Vec::new()
         }
-        MateFound::Unknown => {
+        Verdict::Unknown => {
             ctx.out
                 .line("info string no mate in this turn (unknown, limit reached)");
             Vec::new()

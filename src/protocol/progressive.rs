@@ -4,11 +4,10 @@ use super::command::{Go, Start, shorten};
 use super::game::{Game, Job, JobContext};
 use super::jobs;
 use crate::chess::notation::parse_uci;
-use crate::chess::status::{Status, status_with};
+use crate::chess::status::{Status, Undecided, status_with};
 use crate::chess::{Color, Position, Rules, Square, fen, perft};
-use crate::mate::MateTable;
+use crate::mate::{self, MateTable};
 use crate::search::Searcher;
-use crate::search::mate::{MateBudget, MateFound, mate_in_this_turn};
 use std::sync::{Arc, Mutex};
 
 /// Budget of the mate test behind the ten-quiet-turns rule in `d` and `go`.
@@ -42,11 +41,9 @@ pub fn bounded_status(pos: &Position) -> Status {
     thread_local! {
         static TABLE: MateTable = MateTable::new(1);
     }
-    status_with(pos, |p| {
-        let budget = MateBudget::nodes(STATUS_MATE_NODES);
-        let found = TABLE.with(|t| mate_in_this_turn(p, budget, None, t).found);
-        found != MateFound::NoMate
-    })
+    let budget = mate::Budget::nodes(STATUS_MATE_NODES);
+    let mates = |p: &Position| TABLE.with(|t| mate::find_mate(p, &budget, t).verdict.mates());
+    status_with(pos, mates, Undecided::GameGoesOn)
 }
 
 /// Plays the entries of a `position ... moves` list: single moves, or

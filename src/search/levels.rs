@@ -15,10 +15,10 @@
 //! mate what is left.
 
 use super::eval::material;
-use super::mate::{MateBudget, MateFound, mate_in_this_turn};
 use super::safety::{self, SafetyBudget, Verdict};
 use super::{Limits, SearchInfo, SearchResult, Searcher};
 use crate::chess::{Move, Position, legal_moves};
+use crate::mate;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -383,13 +383,15 @@ fn baseline_turn(
     let started = Instant::now();
     let hard = super::time::budget(limits).hard;
     let deadline = hard.map(|h| started + h);
-    let budget = MateBudget {
+    let budget = mate::Budget {
         nodes: limits.root_mate_nodes.unwrap_or(super::ROOT_MATE_NODES),
         deadline: hard.map(|h| started + h / 2),
+        threads: 1,
+        stop: Some(stop),
     };
-    let found = mate_in_this_turn(pos, budget, Some(stop), searcher.mate_table());
+    let found = mate::find_mate(pos, &budget, searcher.mate_table());
     result.nodes = found.nodes;
-    if let MateFound::Mate(line) = found.found {
+    if let mate::Verdict::Mate(line) = found.verdict {
         result.score = super::Score::Mate(1);
         result.pv = line.clone();
         result.turn = line;

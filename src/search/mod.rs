@@ -3,7 +3,7 @@
 //! A ply is one move. The side to move changes only at turn boundaries, so
 //! the same side maximises for several plies in a row and scores are negated
 //! only when a move ends the turn ([`MoveEffect::turn_ended`]). At the root,
-//! a mate in this turn is looked for first ([`mate::mate_in_this_turn`]) and
+//! a mate in this turn is looked for first ([`mate::find_mate`]) and
 //! played at once when found.
 //!
 //! [`MoveEffect::turn_ended`]: crate::chess::MoveEffect
@@ -11,16 +11,14 @@
 pub mod bench;
 pub mod eval;
 pub mod levels;
-pub mod mate;
 mod ordering;
 pub mod safety;
 pub mod time;
 pub mod tt;
 
-use crate::chess::status::{is_dead_position, is_mated};
+use crate::chess::status::{Undecided, is_dead_position, is_mated, ten_quiet_turns};
 use crate::chess::{Move, Position, legal_moves};
-use crate::mate::MateTable;
-use mate::{MateBudget, MateFound, mate_in_this_turn, mate_with_threads};
+use crate::mate::{self, MateTable, Verdict};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -495,35 +493,31 @@ impl<'a> Worker<'a> {
             .fetch_add(self.unreported, Ordering::Relaxed);
     }
 
-    fn mate_check(&mut self, pos: &Position, nodes: u64) -> MateFound {
-        let budget = MateBudget {
-            nodes,
-            deadline: None,
+    fn mate_check(&mut self, pos: &Position, nodes: u64) -> Verdict {
+        let budget = mate::Budget {
+            stop: Some(self.shared.stop),
+            ..mate::Budget::nodes(nodes)
         };
-        let outcome = mate_in_this_turn(pos, budget, Some(self.shared.stop), self.shared.mate);
+        let outcome = mate::find_mate(pos, &budget, self.shared.mate);
         self.nodes += outcome.nodes;
         self.unreported += outcome.nodes;
         self.since_poll += outcome.nodes;
-        outcome.found
+        outcome.verdict
     }
 
     /// A mate in this turn, found within the root budget.
     fn root_mate(&mut self, root: &Position) -> Option<Vec<Move>> {
         let deadline = self.soft.map(|s| self.start + s / 4);
-        let budget = MateBudget {
+        let budget = mate::Budget {
             nodes: (self.root_mate_nodes.saturating_mul(self.threads as u64)).min(self.node_limit),
             deadline,
+            threads: self.threads,
+            stop: Some(self.shared.stop),
         };
-        let outcome = mate_with_threads(
-            root,
-            budget,
-            Some(self.shared.stop),
-            self.shared.mate,
-            self.threads,
-        );
+        let outcome = mate::find_mate(root, &budget, self.shared.mate);
         self.nodes += outcome.nodes;
-        match outcome.found {
-            MateFound::Mate(line) => Some(line),
+        match outcome.verdict {
+            Verdict::Mate(line) => Some(line),
             _ => None,
         }
     }
@@ -796,7 +790,7 @@ impl<'a> Worker<'a> {
             } else {
                 let nodes = self.tree_mate_nodes.max(100);
                 let len = match self.mate_check(pos, nodes) {
-                    MateFound::Mate(line) => line.len().min(255),
+                    Verdict::Mate(line) => line.len().min(255),
                     _ => 0, // none, or not proved within the budget
                 };
                 if !self.shared.stop.load(Ordering::Relaxed) {
@@ -809,7 +803,9 @@ impl<'a> Worker<'a> {
                 return Some(MATE - (ply + len) as i32);
             }
         }
-        (pos.quiet_turns() >= 10).then_some(0)
+        // Here a length 0 stands for "no mate" and "undecided" alike (the
+        // cache keeps no difference): the tree takes both for a draw.
+        ten_quiet_turns(pos, |_| None, Undecided::Drawn).then_some(0)
     }
 
     /// Captures only, with "stand pat": the mover may also make quiet moves.
@@ -1051,8 +1047,8 @@ mod tests {
             p.play(mv);
         }
         let table = MateTable::new(1);
-        let threat = mate::mate_in_this_turn(&p, mate::MateBudget::nodes(u64::MAX), None, &table);
-        assert_eq!(threat.found, MateFound::NoMate, "{:?}", r.turn);
+        let threat = mate::find_mate(&p, &mate::Budget::default(), &table);
+        assert_eq!(threat.verdict, Verdict::NoMate, "{:?}", r.turn);
     }
 
     #[test]

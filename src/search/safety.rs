@@ -12,11 +12,10 @@
 //! within its budget counts as safe: only a found mate condemns a turn.
 
 use super::eval::evaluate_static;
-use super::mate::{MateBudget, MateFound, mate_with_threads};
 use crate::chess::status::is_mated;
 use crate::chess::{Move, Position, legal_moves};
 use crate::mate::bounds::lower_bound;
-use crate::mate::{MateTable, is_mating_line};
+use crate::mate::{self, MateTable, is_mating_line};
 use rustc_hash::FxHashSet;
 use std::cmp::Reverse;
 use std::sync::Arc;
@@ -135,25 +134,21 @@ impl Checker<'_> {
         {
             return Safety::Mated;
         }
-        let budget = MateBudget {
+        let budget = mate::Budget {
             nodes: self.budget.nodes_per_check,
             deadline: self.budget.deadline,
+            threads: self.budget.threads,
+            stop: Some(self.stop),
         };
-        let outcome = mate_with_threads(
-            &after,
-            budget,
-            Some(self.stop),
-            self.table,
-            self.budget.threads,
-        );
+        let outcome = mate::find_mate(&after, &budget, self.table);
         self.nodes += outcome.nodes;
-        match outcome.found {
-            MateFound::Mate(line) => {
+        match outcome.verdict {
+            mate::Verdict::Mate(line) => {
                 self.refutations.push(line);
                 Safety::Mated
             }
-            MateFound::NoMate => Safety::Proved,
-            MateFound::Unknown => Safety::Unclear,
+            mate::Verdict::NoMate => Safety::Proved,
+            mate::Verdict::Unknown => Safety::Unclear,
         }
     }
 
@@ -349,7 +344,7 @@ fn turn_end_score(after: &Position, order: Order) -> i32 {
 mod tests {
     use super::*;
     use crate::chess::{Rules, fen};
-    use crate::search::mate::mate_in_this_turn;
+    use crate::mate::find_mate;
     use crate::search::tests::is_legal_turn;
 
     fn position(text: &str) -> Position {
@@ -417,8 +412,8 @@ mod tests {
         for &mv in &turn {
             after.play(mv);
         }
-        let deep = mate_in_this_turn(&after, MateBudget::nodes(u64::MAX), None, &table);
-        assert_eq!(deep.found, MateFound::NoMate);
+        let deep = find_mate(&after, &mate::Budget::default(), &table);
+        assert_eq!(deep.verdict, mate::Verdict::NoMate);
         assert!(outcome.nodes > 0);
     }
 
@@ -454,8 +449,8 @@ mod tests {
             for &mv in &turn {
                 saved.play(mv);
             }
-            let deep = mate_in_this_turn(&saved, MateBudget::nodes(u64::MAX), None, &table);
-            assert_eq!(deep.found, MateFound::NoMate, "{threads} threads");
+            let deep = find_mate(&saved, &mate::Budget::default(), &table);
+            assert_eq!(deep.verdict, mate::Verdict::NoMate, "{threads} threads");
             // Not a turn the score order would have offered early.
             let scored = candidate_turns(&pos, Order::Score);
             assert!(!scored.iter().take(8).any(|(_, t)| t == &turn));
