@@ -119,7 +119,7 @@ fn game(
             ..p.style
         };
         let began = Instant::now();
-        let r = levels::play(&mut searchers[side], &pos, &limits, style, &stop, |_| {});
+        let r = crescendo::search::play(&mut searchers[side], &pos, &limits, style, &stop, |_| {});
         let spent = began.elapsed();
         tally.nodes[side] += r.nodes;
         tally.calls[side] += 1;
@@ -156,7 +156,7 @@ fn random_opening(rules: Rules, turns: u32, rng: &mut Rng) -> Position {
         let mut pos = Position::startpos(rules);
         let mut ok = true;
         for _ in 0..turns {
-            let turn = levels::random_turn(&pos, rng);
+            let turn = crescendo::search::random_turn(&pos, rng);
             for mv in turn {
                 pos.play(mv);
             }

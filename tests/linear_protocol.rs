@@ -31,10 +31,7 @@ fn self_play(e: &mut Engine, start: Position, position_cmd: &str, go: &str) -> u
             let Status::Over(result) = pos.status() else {
                 panic!("bestmove (none) in an ongoing game {pos}: {lines:?}");
             };
-            let why = format!(
-                "info string error: go: the game is over: {}",
-                result.to_string()
-            );
+            let why = format!("info string error: go: the game is over: {result}");
             assert_eq!(lines, [why, "bestmove (none)".to_string()]);
             assert_eq!(e.fen(), pos.to_string());
             assert_eq!(e.shown("Status:"), result.to_string());
@@ -674,10 +671,7 @@ fn analyse_subcommand_on_linear_positions_with_a_bad_line() {
     );
     assert_eq!(r["depth"], 2);
     let (_, stdout, _) = crescendo(&["analyse", "--variant", "linear-progression", "--fen", over]);
-    assert_eq!(
-        stdout.trim(),
-        format!("1: game over, {}", result.to_string())
-    );
+    assert_eq!(stdout.trim(), format!("1: game over, {result}"));
 
     for bad in [
         &[

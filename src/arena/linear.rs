@@ -79,7 +79,7 @@ pub fn parse_linear_opening(line: &str, options: &Options) -> Result<LinearOpeni
         moves.push(mv);
     }
     if let Status::Over(result) = pos.status() {
-        return Err(format!("the game is already over: {}", result.to_string()));
+        return Err(format!("the game is already over: {result}"));
     }
     Ok(LinearOpening { root, moves })
 }

@@ -5,7 +5,7 @@
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use crate::chess::status::{Undecided, status_with};
 use crate::chess::{Move, Position, Rules, fen, notation};
-use crate::search::levels::{self, Style};
+use crate::search::levels::Style;
 use crate::search::{Limits, Score, Searcher};
 use clap::Args;
 use serde::Serialize;
@@ -309,7 +309,7 @@ fn analyse(
         return vec![record];
     }
     searcher.clear(); // each position on its own: results do not depend on the order
-    let result = levels::play(searcher, pos, limits, Style::default(), stop, |_| {});
+    let result = crate::search::play(searcher, pos, limits, Style::default(), stop, |_| {});
     record.depth = result.depth;
     record.nodes = result.nodes;
     let mut records = Vec::new();

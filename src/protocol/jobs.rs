@@ -5,7 +5,6 @@ use super::command::Go;
 use super::game::JobContext;
 use crate::chess::{Color, Move, Position, Rules, legal_moves, perft};
 use crate::mate::{self, Verdict};
-use crate::search::levels;
 use crate::search::{Limits, Score, SearchInfo, Searcher, bench};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -72,7 +71,7 @@ pub fn search(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext
     let mut limits = limits(go, pos.side_to_move(), ctx.move_overhead_ms);
     limits.threads = ctx.threads;
     limits.multipv = ctx.multipv;
-    let result = levels::play(searcher, pos, &limits, ctx.style, &ctx.stop, |info| {
+    let result = crate::search::play(searcher, pos, &limits, ctx.style, &ctx.stop, |info| {
         ctx.out.line(&info_line(info));
     });
     if go.infinite {

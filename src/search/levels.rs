@@ -14,14 +14,14 @@
 //! players little else decides: both trade everything off and neither can
 //! mate what is left.
 
-use super::eval::material;
-use super::safety::{self, SafetyBudget, Verdict};
-use super::{Limits, SearchInfo, SearchResult, Searcher};
-use crate::chess::{Move, Position, legal_moves};
-use crate::mate;
+use super::limits::Limits;
+use super::result::{SearchInfo, SearchResult};
+use super::score::{MATE_BOUND, Score};
+use super::searcher::Searcher;
+use super::time::TimePlan;
+use crate::chess::Position;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 /// The highest `Skill Level` (full strength).
 pub const MAX_SKILL: u32 = 20;
@@ -203,119 +203,30 @@ impl Rng {
     }
 }
 
-/// Plays a turn in `pos` in `style`: the search (weakened below full
-/// strength) or a baseline.
-pub fn play(
-    searcher: &mut Searcher,
-    pos: &Position,
-    limits: &Limits,
-    style: Style,
-    stop: &Arc<AtomicBool>,
-    mut on_info: impl FnMut(&SearchInfo),
-) -> SearchResult {
-    let mut rng = Rng::new(style.seed ^ pos.key());
-    match style.baseline {
-        Baseline::Random => return baseline_turn(searcher, pos, limits, stop, &mut rng, false),
-        Baseline::Greedy => return baseline_turn(searcher, pos, limits, stop, &mut rng, true),
-        Baseline::None => {}
-    }
-    let started = Instant::now();
-    let handicap = handicap(style.skill);
-    let mut result = match handicap {
-        None => searcher.search(pos, limits, stop, &mut on_info),
-        Some(h) => weakened(searcher, pos, limits, h, stop, &mut rng, &mut on_info),
-    };
-    let safety_nodes = match handicap {
-        None => limits.safety_nodes.unwrap_or(super::SAFETY_NODES),
-        Some(h) if overlooks(pos, h, &mut rng) => 0,
-        Some(h) => h.safety_nodes.min(limits.safety_nodes.unwrap_or(u64::MAX)),
-    };
-    if safety_nodes > 0 && !matches!(result.score, super::Score::Mate(1)) && !result.turn.is_empty()
-    {
-        let before = result.turn.clone();
-        make_safe(
-            searcher,
-            pos,
-            limits,
-            safety_nodes,
-            started,
-            stop,
-            &mut result,
-        );
-        if result.turn != before {
-            // The GUI's last pv would otherwise disagree with the bestmove.
-            on_info(&SearchInfo {
-                depth: result.depth,
-                seldepth: result.depth,
-                multipv: 1,
-                score: result.score,
-                nodes: result.nodes,
-                time: started.elapsed(),
-                hashfull: 0,
-                pv: result.turn.clone(),
-            });
-        }
-    }
-    result
-}
-
 /// Does a weakened player overlook the opponent's mating attack this turn?
 /// The mistake a weaker human makes: the long series the opponent's next
 /// turn allows goes unseen, and the turn the search liked is played as it
 /// is. Short turns are always checked.
-fn overlooks(pos: &Position, h: Handicap, rng: &mut Rng) -> bool {
+pub(super) fn overlooks(pos: &Position, h: Handicap, rng: &mut Rng) -> bool {
     pos.turn_length() >= OVERLOOK_FROM && rng.unit() < h.overlook
-}
-
-/// Runs the safety net ([`super::safety`]) on the chosen turn; the search
-/// left it the rest of the time budget.
-fn make_safe(
-    searcher: &Searcher,
-    pos: &Position,
-    limits: &Limits,
-    nodes_per_check: u64,
-    started: Instant,
-    stop: &Arc<AtomicBool>,
-    result: &mut SearchResult,
-) {
-    // More threads check each turn faster, so more candidates fit in the
-    // time; the nodes per check stay (a bigger check measured worse: fewer
-    // candidates, bench/strength.md).
-    let threads = limits.threads.max(1);
-    let budget = SafetyBudget {
-        nodes_per_check,
-        deadline: super::time::budget(limits).hard.map(|h| started + h),
-        threads,
-    };
-    let outcome = safety::secure(pos, &result.turn, budget, stop, searcher.mate_table());
-    result.nodes += outcome.nodes;
-    match outcome.verdict {
-        Verdict::Safe => {}
-        Verdict::Replaced { turn, score } => {
-            result.turn = turn.clone();
-            result.pv = turn;
-            result.score = super::Score::Cp(score);
-        }
-        Verdict::Lost => result.score = super::Score::Mate(-1),
-    }
 }
 
 /// The search below full strength: bounded, and a turn chosen among the best
 /// lines with a temperature.
-fn weakened(
+#[allow(clippy::too_many_arguments)] // the turn's inputs, passed on from `play`
+pub(super) fn weakened(
     searcher: &mut Searcher,
     pos: &Position,
     limits: &Limits,
+    plan: &TimePlan,
     h: Handicap,
     stop: &Arc<AtomicBool>,
     rng: &mut Rng,
     mut on_info: impl FnMut(&SearchInfo),
 ) -> SearchResult {
     // The turn chosen below is finished within the search's own share of
-    // the time (see `SEARCH_TIME_SHARE`): the safety net has the rest.
-    let deadline = super::time::budget(limits)
-        .hard
-        .map(|hard| Instant::now() + hard * super::SEARCH_TIME_SHARE / 100);
+    // the time: the safety net has the rest.
+    let deadline = plan.hard;
     let mut weak = limits.clone();
     weak.depth = Some(limits.depth.unwrap_or(h.max_depth).min(h.max_depth));
     weak.nodes = Some(limits.nodes.unwrap_or(h.max_nodes).min(h.max_nodes));
@@ -325,19 +236,19 @@ fn weakened(
     weak.infinite = false;
     // The handicap's own lines are not the user's: show only the MultiPV asked for.
     let shown = limits.multipv.max(1);
-    let mut result = searcher.search(pos, &weak, stop, |info| {
+    let mut result = searcher.search_until(pos, &weak, plan, stop, |info| {
         if info.multipv <= shown {
             on_info(info);
         }
     });
-    if result.lines.len() > 1 && !matches!(result.score, super::Score::Mate(1)) {
+    if result.lines.len() > 1 && !matches!(result.score, Score::Mate(1)) {
         let best = result.lines[0].value;
         // Mates (for or against) are never given away by the temperature.
         let weights: Vec<f64> = result
             .lines
             .iter()
             .map(|l| {
-                if best.abs() >= super::MATE_BOUND || l.value.abs() >= super::MATE_BOUND {
+                if best.abs() >= MATE_BOUND || l.value.abs() >= MATE_BOUND {
                     f64::from(u8::from(l.value == best))
                 } else {
                     (f64::from(l.value - best) / f64::from(h.temperature)).exp()
@@ -364,259 +275,10 @@ fn weakened(
     result
 }
 
-/// `random` or `greedy`: a mate in this turn if the finder sees one,
-/// otherwise a random turn or the best-material turn.
-fn baseline_turn(
-    searcher: &mut Searcher,
-    pos: &Position,
-    limits: &Limits,
-    stop: &Arc<AtomicBool>,
-    rng: &mut Rng,
-    greedy: bool,
-) -> SearchResult {
-    let mut result = SearchResult::default();
-    if legal_moves(pos).is_empty() {
-        return result;
-    }
-    // The baselines keep to the clock too (a forfeit would measure
-    // nothing): half the time for the mate, the rest for the turn.
-    let started = Instant::now();
-    let hard = super::time::budget(limits).hard;
-    let deadline = hard.map(|h| started + h);
-    let budget = mate::Budget {
-        nodes: limits.root_mate_nodes.unwrap_or(super::ROOT_MATE_NODES),
-        deadline: hard.map(|h| started + h / 2),
-        threads: 1,
-        stop: Some(stop),
-    };
-    let found = mate::find_mate(pos, &budget, searcher.mate_table());
-    result.nodes = found.nodes;
-    if let mate::Verdict::Mate(line) = found.verdict {
-        result.score = super::Score::Mate(1);
-        result.pv = line.clone();
-        result.turn = line;
-        return result;
-    }
-    result.turn = if greedy {
-        let mut g = Greedy {
-            us: pos.side_to_move(),
-            nodes: 0,
-            budget: limits.nodes.unwrap_or(GREEDY_NODES).min(GREEDY_NODES),
-            stop,
-            deadline,
-            rng,
-            seen: rustc_hash::FxHashSet::default(),
-        };
-        let mut line = Vec::new();
-        let mut best = (i32::MIN, Vec::new());
-        g.dfs(pos, &mut line, &mut best);
-        result.nodes += g.nodes;
-        best.1
-    } else {
-        random_turn(pos, rng)
-    };
-    result.pv = result.turn.clone();
-    result
-}
-
-/// Moves `greedy` may look at per turn.
-const GREEDY_NODES: u64 = 200_000;
-
-/// A random legal turn: random moves until the turn ends (or no move is left).
-pub fn random_turn(pos: &Position, rng: &mut Rng) -> Vec<Move> {
-    let mut p = pos.clone();
-    let mut turn = Vec::new();
-    loop {
-        let moves = legal_moves(&p);
-        if moves.is_empty() {
-            return turn;
-        }
-        let mv = moves.as_slice()[rng.below(moves.len())];
-        turn.push(mv);
-        if p.play(mv).turn_ended {
-            return turn;
-        }
-    }
-}
-
-/// The greedy baseline's search: every sequence of the rest of the turn
-/// (each position inside the turn once), captures first, keeping the one
-/// that ends with the best material balance for `us`.
-struct Greedy<'a> {
-    us: crate::chess::Color,
-    nodes: u64,
-    budget: u64,
-    stop: &'a AtomicBool,
-    deadline: Option<Instant>,
-    rng: &'a mut Rng,
-    seen: rustc_hash::FxHashSet<u64>,
-}
-
-impl Greedy<'_> {
-    fn out_of_time(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    fn dfs(&mut self, pos: &Position, line: &mut Vec<Move>, best: &mut (i32, Vec<Move>)) {
-        let moves = legal_moves(pos);
-        if moves.is_empty() {
-            // Stuck inside the turn: a draw, valued as even material.
-            self.offer(0, line, best);
-            return;
-        }
-        let mut order: Vec<(i32, u64, Move)> = moves
-            .iter()
-            .map(|&mv| {
-                let gain = pos
-                    .piece_at(mv.to())
-                    .map_or(0, |p| super::eval::VALUES[p.role.index()]);
-                (-gain, self.rng.next_u64(), mv)
-            })
-            .collect();
-        order.sort_unstable_by_key(|o| (o.0, o.1));
-        for (_, _, mv) in order {
-            if self.nodes >= self.budget || (self.nodes.is_multiple_of(1024) && self.out_of_time())
-            {
-                if best.1.is_empty() {
-                    // Out of budget before any full turn: finish this one.
-                    let mut p = pos.clone();
-                    let mut rest = line.clone();
-                    rest.extend(random_turn_from(&mut p, mv));
-                    let v = balance(&p, self.us);
-                    self.offer(v, &rest, best);
-                }
-                return;
-            }
-            self.nodes += 1;
-            let mut child = pos.clone();
-            let effect = child.play(mv);
-            line.push(mv);
-            if effect.turn_ended {
-                let v = balance(&child, self.us);
-                self.offer(v, line, best);
-            } else if self.seen.insert(child.key()) {
-                self.dfs(&child, line, best);
-            }
-            line.pop();
-        }
-    }
-
-    fn offer(&mut self, value: i32, line: &[Move], best: &mut (i32, Vec<Move>)) {
-        if value > best.0 {
-            *best = (value, line.to_vec());
-        }
-    }
-}
-
-/// Plays `first`, then the first legal move until the turn ends.
-fn random_turn_from(p: &mut Position, first: Move) -> Vec<Move> {
-    let mut turn = vec![first];
-    if p.play(first).turn_ended {
-        return turn;
-    }
-    loop {
-        let moves = legal_moves(p);
-        let Some(&mv) = moves.as_slice().first() else {
-            return turn;
-        };
-        turn.push(mv);
-        if p.play(mv).turn_ended {
-            return turn;
-        }
-    }
-}
-
-fn balance(pos: &Position, us: crate::chess::Color) -> i32 {
-    material(pos, us) - material(pos, us.other())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::chess::{Rules, fen};
-    use crate::search::tests::is_legal_turn;
-
-    fn styles() -> Vec<Style> {
-        let mut v = vec![
-            Style {
-                baseline: Baseline::Random,
-                ..Style::default()
-            },
-            Style {
-                baseline: Baseline::Greedy,
-                ..Style::default()
-            },
-        ];
-        for (_, skill) in LEVELS {
-            v.push(Style {
-                skill,
-                ..Style::default()
-            });
-        }
-        v
-    }
-
-    fn play_with(pos: &Position, style: Style, depth: u32) -> SearchResult {
-        let limits = Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        play(&mut Searcher::new(4), pos, &limits, style, &stop, |_| {})
-    }
-
-    #[test]
-    fn every_player_makes_legal_turns() {
-        let pos = fen::parse(
-            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 5",
-            Rules::Italian,
-        )
-        .unwrap();
-        for style in styles() {
-            for seed in 0..3 {
-                let r = play_with(&pos, Style { seed, ..style }, 3);
-                assert!(is_legal_turn(&pos, &r.turn), "{style:?}: {:?}", r.turn);
-                assert!(!r.turn.is_empty());
-            }
-        }
-    }
-
-    #[test]
-    fn every_player_plays_a_mate_in_this_turn() {
-        for (text, rules) in [
-            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Italian),
-            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Scottish),
-            ("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 4", Rules::Italian),
-        ] {
-            let pos = fen::parse(text, rules).unwrap();
-            for style in styles() {
-                let r = play_with(&pos, style, 2);
-                assert!(
-                    crate::mate::is_mating_line(&pos, &r.turn),
-                    "{text} {style:?}: {:?}",
-                    r.turn
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn greedy_takes_a_hanging_queen() {
-        let pos = fen::parse("4k3/8/8/3q4/8/8/8/R3K3 w - - 0 3", Rules::Italian).unwrap();
-        let style = Style {
-            baseline: Baseline::Greedy,
-            ..Style::default()
-        };
-        let r = play_with(&pos, style, 1);
-        let mut p = pos.clone();
-        for &mv in &r.turn {
-            p.play(mv);
-        }
-        assert!(
-            p.pieces(crate::chess::Color::Black, crate::chess::Role::Queen)
-                .is_empty()
-        );
-    }
 
     #[test]
     fn weaker_levels_overlook_more_long_attacks_and_never_short_ones() {

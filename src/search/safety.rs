@@ -345,7 +345,7 @@ mod tests {
     use super::*;
     use crate::chess::{Rules, fen};
     use crate::mate::find_mate;
-    use crate::search::tests::is_legal_turn;
+    use crate::search::searcher::tests::is_legal_turn;
 
     fn position(text: &str) -> Position {
         fen::parse(text, Rules::Italian).unwrap()

@@ -1,7 +1,10 @@
-//! How long to think about one turn (a turn is one "move" for the clock).
+//! How long to think about one turn (a turn is one "move" for the clock):
+//! the budget from the limits, and the turn's one time plan, split between
+//! the search and the safety net that checks the chosen turn after it.
 
-use super::Limits;
-use std::time::Duration;
+use super::limits::Limits;
+use crate::clock::{FLOOR, SAFETY};
+use std::time::{Duration, Instant};
 
 /// The time a search may use: it starts no new iteration after `soft`, and
 /// stops at once at `hard`. `None`: no time limit.
@@ -15,8 +18,44 @@ pub struct TimeBudget {
 /// games are short, and later turns need more time than early ones.
 const DEFAULT_TURNS_TO_GO: u32 = 12;
 
-/// Never plan closer than this to the flag (on top of Move Overhead).
-const SAFETY: Duration = Duration::from_millis(5);
+/// Part of the time budget the search uses when the safety net runs after
+/// it, in percent.
+const SEARCH_TIME_SHARE: u32 = 60;
+
+/// Whether the safety net checks the search's turn (and so takes the rest
+/// of the time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Net {
+    /// The search has the whole time.
+    Off,
+    /// The search has [`SEARCH_TIME_SHARE`] percent; the net the rest.
+    After,
+}
+
+/// The one time plan of a turn, computed once when `go` arrives: the
+/// search starts no new iteration after `soft` and stops at `hard`; the
+/// whole turn (search and safety net) is answered by `turn`. `None`: no
+/// time limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimePlan {
+    pub soft: Option<Instant>,
+    pub hard: Option<Instant>,
+    pub turn: Option<Instant>,
+}
+
+/// The plan of a turn started at `started` under `limits`.
+pub fn plan(limits: &Limits, started: Instant, net: Net) -> TimePlan {
+    let budget = budget(limits);
+    let share = |t: Duration| match net {
+        Net::Off => t,
+        Net::After => t * SEARCH_TIME_SHARE / 100,
+    };
+    TimePlan {
+        soft: budget.soft.map(|t| started + share(t)),
+        hard: budget.hard.map(|t| started + share(t)),
+        turn: budget.hard.map(|t| started + t),
+    }
+}
 
 /// The budget for one search under `limits`.
 pub fn budget(limits: &Limits) -> TimeBudget {
@@ -38,7 +77,7 @@ pub fn budget(limits: &Limits) -> TimeBudget {
         let hard = (soft * 2).min(usable / 4);
         (soft.min(hard), hard)
     });
-    let floor = Duration::from_millis(1);
+    let floor = FLOOR;
     match (movetime, clock) {
         (Some(m), Some((s, h))) => TimeBudget {
             soft: Some(m.min(s).max(floor)),
@@ -61,8 +100,8 @@ pub fn budget(limits: &Limits) -> TimeBudget {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Clock;
     use super::*;
+    use crate::clock::Clock;
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)

@@ -1,0 +1,212 @@
+//! Deciding a turn: THE entry behind `go` (and every caller that plays).
+//!
+//! One time plan is made when the turn starts ([`time::plan`]); then the
+//! player's style picks the turn: a baseline (`random`, `greedy`), the full
+//! search, or the search weakened to a level ([`super::levels`]); last, the
+//! safety net ([`super::safety`]) checks that the opponent cannot mate after the chosen
+//! turn, with the rest of the time, and replaces it when it can.
+
+use super::baseline;
+use super::levels::{Baseline, Rng, Style, handicap, overlooks, weakened};
+use super::limits::{Limits, SAFETY_NODES};
+use super::result::{SearchInfo, SearchResult};
+use super::safety::{self, SafetyBudget, Verdict};
+use super::score::Score;
+use super::searcher::Searcher;
+use super::time::{self, Net, TimePlan};
+use crate::chess::Position;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Plays a turn in `pos` in `style`: the search (weakened below full
+/// strength, see [`levels`]) or a baseline, then the safety net.
+pub fn play(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    style: Style,
+    stop: &Arc<AtomicBool>,
+    mut on_info: impl FnMut(&SearchInfo),
+) -> SearchResult {
+    let started = Instant::now();
+    let mut rng = Rng::new(style.seed ^ pos.key());
+    if style.baseline != Baseline::None {
+        let plan = time::plan(limits, started, Net::Off);
+        return baseline::turn(searcher, pos, limits, &plan, style.baseline, stop, &mut rng);
+    }
+    // The one time plan of the turn: the search's share, then the net's.
+    let net = match limits.safety_nodes {
+        Some(0) => Net::Off,
+        _ => Net::After,
+    };
+    let plan = time::plan(limits, started, net);
+    let handicap = handicap(style.skill);
+    let mut result = match handicap {
+        None => searcher.search_until(pos, limits, &plan, stop, &mut on_info),
+        Some(h) => weakened(
+            searcher,
+            pos,
+            limits,
+            &plan,
+            h,
+            stop,
+            &mut rng,
+            &mut on_info,
+        ),
+    };
+    let safety_nodes = match handicap {
+        None => limits.safety_nodes.unwrap_or(SAFETY_NODES),
+        Some(h) if overlooks(pos, h, &mut rng) => 0,
+        Some(h) => h.safety_nodes.min(limits.safety_nodes.unwrap_or(u64::MAX)),
+    };
+    if safety_nodes > 0 && !matches!(result.score, Score::Mate(1)) && !result.turn.is_empty() {
+        let before = result.turn.clone();
+        make_safe(
+            searcher,
+            pos,
+            limits,
+            safety_nodes,
+            &plan,
+            stop,
+            &mut result,
+        );
+        if result.turn != before {
+            // The GUI's last pv would otherwise disagree with the bestmove.
+            on_info(&SearchInfo {
+                depth: result.depth,
+                seldepth: result.depth,
+                multipv: 1,
+                score: result.score,
+                nodes: result.nodes,
+                time: started.elapsed(),
+                hashfull: 0,
+                pv: result.turn.clone(),
+            });
+        }
+    }
+    result
+}
+
+/// Runs the safety net ([`super::safety`]) on the chosen turn; the search
+/// left it the rest of the time budget.
+fn make_safe(
+    searcher: &Searcher,
+    pos: &Position,
+    limits: &Limits,
+    nodes_per_check: u64,
+    plan: &TimePlan,
+    stop: &Arc<AtomicBool>,
+    result: &mut SearchResult,
+) {
+    // More threads check each turn faster, so more candidates fit in the
+    // time; the nodes per check stay (a bigger check measured worse: fewer
+    // candidates, bench/strength.md).
+    let threads = limits.threads.max(1);
+    let budget = SafetyBudget {
+        nodes_per_check,
+        deadline: plan.turn,
+        threads,
+    };
+    let outcome = safety::secure(pos, &result.turn, budget, stop, searcher.mate_table());
+    result.nodes += outcome.nodes;
+    match outcome.verdict {
+        Verdict::Safe => {}
+        Verdict::Replaced { turn, score } => {
+            result.turn = turn.clone();
+            result.pv = turn;
+            result.score = Score::Cp(score);
+        }
+        Verdict::Lost => result.score = Score::Mate(-1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Rules, fen};
+    use crate::search::levels::LEVELS;
+    use crate::search::searcher::tests::is_legal_turn;
+
+    fn styles() -> Vec<Style> {
+        let mut v = vec![
+            Style {
+                baseline: Baseline::Random,
+                ..Style::default()
+            },
+            Style {
+                baseline: Baseline::Greedy,
+                ..Style::default()
+            },
+        ];
+        for (_, skill) in LEVELS {
+            v.push(Style {
+                skill,
+                ..Style::default()
+            });
+        }
+        v
+    }
+
+    fn play_with(pos: &Position, style: Style, depth: u32) -> SearchResult {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        play(&mut Searcher::new(4), pos, &limits, style, &stop, |_| {})
+    }
+
+    #[test]
+    fn every_player_makes_legal_turns() {
+        let pos = fen::parse(
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 5",
+            Rules::Italian,
+        )
+        .unwrap();
+        for style in styles() {
+            for seed in 0..3 {
+                let r = play_with(&pos, Style { seed, ..style }, 3);
+                assert!(is_legal_turn(&pos, &r.turn), "{style:?}: {:?}", r.turn);
+                assert!(!r.turn.is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn every_player_plays_a_mate_in_this_turn() {
+        for (text, rules) in [
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Italian),
+            ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Scottish),
+            ("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 4", Rules::Italian),
+        ] {
+            let pos = fen::parse(text, rules).unwrap();
+            for style in styles() {
+                let r = play_with(&pos, style, 2);
+                assert!(
+                    crate::mate::is_mating_line(&pos, &r.turn),
+                    "{text} {style:?}: {:?}",
+                    r.turn
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_takes_a_hanging_queen() {
+        let pos = fen::parse("4k3/8/8/3q4/8/8/8/R3K3 w - - 0 3", Rules::Italian).unwrap();
+        let style = Style {
+            baseline: Baseline::Greedy,
+            ..Style::default()
+        };
+        let r = play_with(&pos, style, 1);
+        let mut p = pos.clone();
+        for &mv in &r.turn {
+            p.play(mv);
+        }
+        assert!(
+            p.pieces(crate::chess::Color::Black, crate::chess::Role::Queen)
+                .is_empty()
+        );
+    }
+}
