@@ -53,24 +53,25 @@ pub fn info_line(info: &SearchInfo) -> String {
     line
 }
 
-/// The search limits of a `go` for the side to move.
-pub fn limits(go: &Go, side: Color, move_overhead_ms: u64) -> Limits {
+/// The search limits of a `go` for the side to move, with the engine's
+/// options (threads, lines, move overhead).
+fn limits(go: &Go, side: Color, ctx: &JobContext) -> Limits {
     Limits {
         depth: go.depth,
         nodes: go.nodes,
         movetime: go.movetime,
-        clock: go.clocks()[side as usize],
+        clock: go.clocks()[side.index()],
         infinite: go.infinite,
-        move_overhead: Duration::from_millis(move_overhead_ms),
+        move_overhead: Duration::from_millis(ctx.move_overhead_ms),
+        threads: ctx.threads,
+        multipv: ctx.multipv,
         ..Limits::default()
     }
 }
 
 /// `go` (a search): info lines, then one `bestmove`.
 pub fn search(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
-    let mut limits = limits(go, pos.side_to_move(), ctx.move_overhead_ms);
-    limits.threads = ctx.threads;
-    limits.multipv = ctx.multipv;
+    let limits = limits(go, pos.side_to_move(), ctx);
     let result = crate::search::play(searcher, pos, &limits, ctx.style, &ctx.stop, |info| {
         ctx.out.line(&info_line(info));
     });
