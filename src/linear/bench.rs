@@ -2,8 +2,9 @@
 //! and `crescendo bench --variant linear-progression` (one source of truth
 //! for the positions and the limits).
 
+use super::limits::Limits;
 use super::position::Position;
-use super::search::{Limits, SearchResult, Searcher};
+use super::search::{SearchResult, Searcher};
 use crate::bench::BenchReport;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

@@ -26,26 +26,31 @@
 mod bench;
 mod board;
 mod eval;
+mod limits;
 mod movegen;
 mod moves;
 mod perft;
 mod position;
 mod record;
+mod score;
 mod search;
 mod square;
 pub mod time;
 mod tt;
+mod worker;
 
 use std::fmt;
 
 pub use bench::{BENCH_DEPTH, BENCH_POSITIONS, bench};
 pub use board::Board;
 pub use eval::evaluate;
+pub use limits::Limits;
 pub use moves::Move;
 pub use perft::{PerftResult, perft, perft_divide, perft_until_stopped};
 pub use position::{EndReason, GameResult, Options, Position, Status};
 pub use record::{GameRecord, parse_record, result_token};
-pub use search::{Limits, Score, SearchInfo, SearchResult, Searcher, search};
+pub use score::Score;
+pub use search::{SearchInfo, SearchResult, Searcher, search};
 pub use square::{Color, Direction, Square, SquareSet};
 
 /// Whether a line of a file of positions (`crescendo analyse --file`,
