@@ -3,7 +3,6 @@
 pub mod arena;
 pub mod bench;
 pub mod chess;
-pub mod cli;
 pub mod clock;
 pub mod color;
 pub mod linear;

@@ -1,8 +1,11 @@
 //! The `crescendo` binary: with no subcommand, the engine's line protocol on
-//! stdin/stdout (see protocol.md); otherwise one of the script subcommands.
+//! stdin/stdout (see protocol.md); otherwise one of the script subcommands
+//! (`cli/`, part of the binary only: the library is the engine, the
+//! subcommands are one of its users).
+
+mod cli;
 
 use clap::{Parser, Subcommand};
-use crescendo::cli;
 use std::process::ExitCode;
 
 #[derive(Parser)]

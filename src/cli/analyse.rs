@@ -3,11 +3,11 @@
 //! chess by default, Linear Progression with `--variant linear-progression`.
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
-use crate::chess::status::{Undecided, status_with};
-use crate::chess::{Move, Position, Rules, fen, notation};
-use crate::search::levels::Style;
-use crate::search::{Limits, Score, Searcher};
 use clap::Args;
+use crescendo::chess::status::{Undecided, status_with};
+use crescendo::chess::{Move, Position, Rules, fen, notation};
+use crescendo::search::levels::Style;
+use crescendo::search::{Limits, Score, Searcher};
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -249,7 +249,7 @@ fn run_progressive(args: &AnalyseArgs, rules: Rules) -> CliResult {
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         multipv: args.multipv,
-        threads: crate::search::usable_threads(args.threads),
+        threads: crescendo::search::usable_threads(args.threads),
         ..Limits::default()
     };
     let mut searcher = Searcher::new(args.hash.max(1));
@@ -285,7 +285,8 @@ fn analyse(
 ) -> Vec<Record> {
     let started = Instant::now();
     // Undecided, the game is taken to go on (as the engine does).
-    let mates = |p: &Position| crate::mate::mates_this_turn(p, crate::mate::QUIET_TEST_NODES);
+    let mates =
+        |p: &Position| crescendo::mate::mates_this_turn(p, crescendo::mate::QUIET_TEST_NODES);
     let status = status_with(pos, mates, Undecided::GameGoesOn);
     let mut record = Record {
         id: item.id.clone(),
@@ -309,7 +310,7 @@ fn analyse(
         return vec![record];
     }
     searcher.clear(); // each position on its own: results do not depend on the order
-    let result = crate::search::play(searcher, pos, limits, Style::default(), stop, |_| {});
+    let result = crescendo::search::play(searcher, pos, limits, Style::default(), stop, |_| {});
     record.depth = result.depth;
     record.nodes = result.nodes;
     let mut records = Vec::new();
@@ -336,7 +337,7 @@ fn fill(record: &mut Record, pos: &Position, turn: &[Move], score: Score, pv: &[
     record.best = uci(turn);
     record.san = notation::san_line(pos, turn);
     record.score = score_text(score);
-    record.mate_in_turn = crate::mate::is_mating_line(pos, turn);
+    record.mate_in_turn = crescendo::mate::is_mating_line(pos, turn);
     record.pv = uci(pv);
 }
 
@@ -348,7 +349,7 @@ mod linear {
         AnalyseArgs, CliResult, Item, LP_DEFAULT_DEPTH, LP_FIELDS, batch, batch_errors,
         split_fields,
     };
-    use crate::linear::{Color, Limits, Move, Position, Score, Searcher, Status};
+    use crescendo::linear::{Color, Limits, Move, Position, Score, Searcher, Status};
     use serde::Serialize;
     use std::sync::atomic::AtomicBool;
     use std::time::{Duration, Instant};
@@ -456,7 +457,7 @@ mod linear {
                     .into(),
             );
         } else {
-            batch(args, crate::linear::is_comment_line, split_line)?
+            batch(args, crescendo::linear::is_comment_line, split_line)?
         };
         let limits = Limits {
             depth: match (args.depth, args.movetime, args.nodes) {
@@ -510,8 +511,8 @@ mod linear {
         };
         if let Status::Over(result) = pos.status() {
             record.status = match result.reason {
-                crate::linear::EndReason::BoardFull => "board full",
-                crate::linear::EndReason::BothPassed => "both passed",
+                crescendo::linear::EndReason::BoardFull => "board full",
+                crescendo::linear::EndReason::BothPassed => "both passed",
             };
             record.result = Some(match result.winner {
                 Some(Color::White) => "1-0",

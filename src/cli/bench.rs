@@ -11,13 +11,13 @@
 //!
 //! With `--variant linear-progression`, only the Linear Progression search
 //! benchmark runs: the protocol's `bench` in that variant (the same
-//! positions and limits, from [`crate::linear::bench`]).
+//! positions and limits, from [`crescendo::linear::bench`]).
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
-use crate::chess::{Rules, START_FEN, fen, perft};
-use crate::mate::{self, MateTable, Verdict};
-use crate::search::bench;
 use clap::Args;
+use crescendo::chess::{Rules, START_FEN, fen, perft};
+use crescendo::mate::{self, MateTable, Verdict};
+use crescendo::search::bench;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -73,14 +73,14 @@ fn run_linear(args: &BenchArgs) -> CliResult {
     if args.rules.is_some() || args.mate_movetime.is_some() {
         return Err("--rules and --mate-movetime are for --variant progressive".into());
     }
-    let depth = args.depth.unwrap_or(crate::linear::BENCH_DEPTH);
+    let depth = args.depth.unwrap_or(crescendo::linear::BENCH_DEPTH);
     let stop = AtomicBool::new(false);
-    let search = crate::linear::bench(depth, &stop, |_, _| {});
+    let search = crescendo::linear::bench(depth, &stop, |_, _| {});
     if args.json {
         let v = serde_json::json!({
             "variant": "linear-progression",
             "depth": depth,
-            "positions": crate::linear::BENCH_POSITIONS.len(),
+            "positions": crescendo::linear::BENCH_POSITIONS.len(),
             "nodes": search.nodes,
             "nps": search.nps(),
             "search_seconds": search.elapsed.as_secs_f64(),

@@ -3,15 +3,15 @@
 //! mover speaking the protocol (a baseline opponent and a test engine).
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
-use crate::arena::linear::read_linear_openings;
-use crate::arena::openings::read_openings;
-use crate::arena::runner::SprtState;
-use crate::arena::{
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
+use crescendo::arena::linear::read_linear_openings;
+use crescendo::arena::openings::read_openings;
+use crescendo::arena::runner::SprtState;
+use crescendo::arena::{
     EngineConfig, GameReport, MatchConfig, MatchGame, MatchOpening, MatchSummary, OpeningSource,
     Sprt, TimeControl, run_match,
 };
-use crate::chess::Rules;
-use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
+use crescendo::chess::Rules;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -129,7 +129,7 @@ pub struct RandomEngineArgs {
 /// Runs the random mover on stdin/stdout.
 pub fn run_random_engine(args: &RandomEngineArgs) -> CliResult {
     let stdin = std::io::stdin();
-    crate::arena::random_engine::run(args.seed, stdin.lock(), std::io::stdout())
+    crescendo::arena::random_engine::run(args.seed, stdin.lock(), std::io::stdout())
         .map_err(|e| format!("random-engine: {e}"))
 }
 

@@ -1,9 +1,9 @@
 //! `crescendo mate`: mate in this turn for one position or a file of them.
 
 use super::{CliResult, parse_rules};
-use crate::chess::{Move, Position, Rules, fen, notation};
-use crate::mate::{self, MateTable, Verdict};
 use clap::Args;
+use crescendo::chess::{Move, Position, Rules, fen, notation};
+use crescendo::mate::{self, MateTable, Verdict};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 

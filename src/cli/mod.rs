@@ -10,12 +10,12 @@ pub mod perft;
 /// A subcommand failure: printed as `crescendo: <message>` with exit status 2.
 pub type CliResult = Result<(), String>;
 
-pub use crate::Variant;
+pub use crescendo::Variant;
 
 /// Parses a rule-set name given on the command line.
-pub fn parse_rules(text: &str) -> Result<crate::chess::Rules, String> {
-    match text.parse::<crate::chess::Rules>() {
-        Ok(crate::chess::Rules::Chess) | Err(_) => Err(format!(
+pub fn parse_rules(text: &str) -> Result<crescendo::chess::Rules, String> {
+    match text.parse::<crescendo::chess::Rules>() {
+        Ok(crescendo::chess::Rules::Chess) | Err(_) => Err(format!(
             "unknown rule set '{text}' (expected italian or scottish)"
         )),
         Ok(rules) => Ok(rules),
@@ -27,9 +27,9 @@ pub fn parse_rules(text: &str) -> Result<crate::chess::Rules, String> {
 /// are only for Linear Progression.
 pub fn game_rules(
     variant: Variant,
-    rules: Option<crate::chess::Rules>,
+    rules: Option<crescendo::chess::Rules>,
     lp: &LpArgs,
-) -> Result<Option<crate::chess::Rules>, String> {
+) -> Result<Option<crescendo::chess::Rules>, String> {
     let rules = variant.with_rules(rules)?.rules();
     if rules.is_some() && lp.any() {
         return Err("--lp-* flags need --variant linear-progression".into());
@@ -59,12 +59,12 @@ impl LpArgs {
     }
 
     /// The rules the flags choose.
-    pub fn options(&self) -> Result<crate::linear::Options, String> {
+    pub fn options(&self) -> Result<crescendo::linear::Options, String> {
         let board = match &self.lp_board {
             Some(text) => text.parse().map_err(|e| format!("--lp-board: {e}"))?,
-            None => crate::linear::Board::default(),
+            None => crescendo::linear::Board::default(),
         };
-        Ok(crate::linear::Options {
+        Ok(crescendo::linear::Options {
             equal_moves: self.lp_equal_moves,
             blockers: self.lp_blockers,
             board,
@@ -74,13 +74,13 @@ impl LpArgs {
     /// The start position of the flags' rules, or the position `fen`
     /// (which carries its own board and options, so the flags may not be
     /// given with it).
-    pub fn position(&self, fen: Option<&str>) -> Result<crate::linear::Position, String> {
+    pub fn position(&self, fen: Option<&str>) -> Result<crescendo::linear::Position, String> {
         match fen {
             Some(_) if self.any() => {
                 Err("--fen carries its own board and options: give no --lp-* flag with it".into())
             }
             Some(text) => text.parse().map_err(|e| format!("--fen: {e}")),
-            None => Ok(crate::linear::Position::new(&self.options()?)),
+            None => Ok(crescendo::linear::Position::new(&self.options()?)),
         }
     }
 }

@@ -2,9 +2,9 @@
 //! or Linear Progression perft with `--variant linear-progression`.
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
-use crate::chess::{Rules, START_FEN, fen, perft};
-use crate::linear;
 use clap::Args;
+use crescendo::chess::{Rules, START_FEN, fen, perft};
+use crescendo::linear;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -163,7 +163,7 @@ fn run_progressive(args: &PerftArgs, rules: Rules) -> CliResult {
 }
 
 /// Ordinary-chess perft. With `--divide` the total is the sum of the parts.
-fn run_chess(args: &PerftArgs, pos: &crate::chess::Position) -> CliResult {
+fn run_chess(args: &PerftArgs, pos: &crescendo::chess::Position) -> CliResult {
     let started = Instant::now();
     let (parts, nodes) = if args.divide && args.depth > 0 {
         let parts: Vec<(String, u64)> = perft::chess_divide(pos, args.depth)
