@@ -11,8 +11,8 @@
 //! (`--opening T` random turns, default 2) with colours swapped. Prints
 //! W/D/L for A, the score, time forfeits and the average nodes per turn.
 
+use crescendo::chess::status::{Status, Undecided, status_with};
 use crescendo::chess::{Position, Rules, legal_moves};
-use crescendo::protocol::progressive::bounded_status;
 use crescendo::search::levels::{self, Baseline, Rng, Style};
 use crescendo::search::{Clock, Limits, Searcher};
 use std::sync::Arc;
@@ -244,4 +244,14 @@ fn main() {
         tally.nodes[1] / tally.calls[1].max(1),
         started.elapsed().as_secs_f64()
     );
+}
+
+/// The game status, the ten-quiet-turns mate test on a small budget (an
+/// undecided test lets the game go on, as the engine's own status does).
+fn bounded_status(pos: &Position) -> Status {
+    status_with(
+        pos,
+        |p| crescendo::mate::mates_this_turn(p, 20_000),
+        Undecided::GameGoesOn,
+    )
 }

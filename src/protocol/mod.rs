@@ -1,4 +1,6 @@
 //! The engine process: a UCI-like line protocol on stdin/stdout (protocol.md).
+//! Its one public face is [`run`] (and [`run_with`] for other streams); the
+//! modules below are private.
 //!
 //! - [`command`] parses lines into commands, with clear errors;
 //! - [`options`] holds the `setoption` values;
@@ -8,14 +10,14 @@
 //!   [`linear`] implements it for Linear Progression (jobs included);
 //! - [`output`] writes whole, flushed lines (and the debug log).
 
-pub mod command;
-pub mod engine;
-pub mod game;
-pub mod jobs;
-pub mod linear;
-pub mod options;
-pub mod output;
-pub mod progressive;
+mod command;
+mod engine;
+mod game;
+mod jobs;
+mod linear;
+mod options;
+mod output;
+mod progressive;
 
 use engine::{Engine, Flow};
 use output::Output;
