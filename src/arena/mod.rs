@@ -11,19 +11,20 @@
 //! - [`runner`]: the match (pairs of games, concurrency, PGN, stopping);
 //! - [`random_engine`]: a random mover speaking the protocol (a baseline).
 
-pub mod engine;
-pub mod game;
-pub mod linear;
-pub mod openings;
-pub mod random_engine;
-pub mod referee;
-pub mod runner;
-pub mod stats;
+mod engine;
+mod game;
+mod linear;
+mod openings;
+mod random_engine;
+mod referee;
+mod runner;
+mod stats;
 
 pub use engine::{EngineConfig, EngineError, EngineProcess};
 pub use game::{MatchGame, MatchOpening, MatchRecord};
-pub use linear::{LinearOpening, play_linear_game};
-pub use openings::Opening;
+pub use linear::{LinearOpening, play_linear_game, read_linear_openings};
+pub use openings::{Opening, read_openings};
+pub use random_engine::run as run_random_engine;
 pub use referee::{GameResult, GameSettings, Outcome, Termination, TimeControl, play_game};
-pub use runner::{GameReport, MatchConfig, MatchSummary, OpeningSource, run_match};
+pub use runner::{GameReport, MatchConfig, MatchSummary, OpeningSource, SprtState, run_match};
 pub use stats::{Sprt, Tally};

@@ -4,12 +4,9 @@
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
-use crescendo::arena::linear::read_linear_openings;
-use crescendo::arena::openings::read_openings;
-use crescendo::arena::runner::SprtState;
 use crescendo::arena::{
     EngineConfig, GameReport, MatchConfig, MatchGame, MatchOpening, MatchSummary, OpeningSource,
-    Sprt, TimeControl, run_match,
+    Sprt, SprtState, TimeControl, read_linear_openings, read_openings, run_match,
 };
 use crescendo::chess::Rules;
 use std::path::PathBuf;
@@ -129,7 +126,7 @@ pub struct RandomEngineArgs {
 /// Runs the random mover on stdin/stdout.
 pub fn run_random_engine(args: &RandomEngineArgs) -> CliResult {
     let stdin = std::io::stdin();
-    crescendo::arena::random_engine::run(args.seed, stdin.lock(), std::io::stdout())
+    crescendo::arena::run_random_engine(args.seed, stdin.lock(), std::io::stdout())
         .map_err(|e| format!("random-engine: {e}"))
 }
 
