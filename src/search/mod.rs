@@ -17,7 +17,7 @@
 
 mod baseline;
 pub mod bench;
-pub mod eval;
+mod eval;
 pub mod levels;
 mod limits;
 mod ordering;
@@ -26,8 +26,8 @@ mod result;
 pub mod safety;
 mod score;
 mod searcher;
-pub mod time;
-pub mod tt;
+mod time;
+mod tt;
 mod worker;
 
 pub use baseline::random_turn;
