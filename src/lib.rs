@@ -1,15 +1,23 @@
 //! Crescendo: a game engine for Progressive chess and Linear Progression.
+//!
+//! The two games: [`chess`] (Progressive chess, the rules only) with its
+//! [`search`] and [`mate`] finder, and [`linear`] (Linear Progression, rules
+//! and search). [`protocol`] is the engine process; [`arena`] the match
+//! runner. A turn is decided in `search/play.rs` ([`search::play`]).
 
 pub mod arena;
-pub mod bench;
+mod bench;
 pub mod chess;
-pub mod clock;
-pub mod color;
+mod clock;
+mod color;
 pub mod linear;
 pub mod mate;
-pub mod memory;
+mod memory;
 pub mod protocol;
 pub mod search;
 mod variant;
 
+pub use bench::BenchReport;
+pub use clock::Clock;
+pub use color::Color;
 pub use variant::Variant;
