@@ -187,6 +187,7 @@ pub(super) mod tests {
     use crate::chess::{Rules, fen};
     use crate::mate::{self, Verdict};
     use crate::search::Score;
+    use crate::search::worker;
 
     fn depth(d: u32) -> Limits {
         Limits {
@@ -258,6 +259,31 @@ pub(super) mod tests {
         assert_eq!(a.lines.len(), 3);
         assert!(a.lines.windows(2).all(|w| w[0].value >= w[1].value));
         assert!(is_legal_turn(&pos, &a.turn));
+    }
+
+    #[test]
+    fn a_node_limit_bounds_the_search_and_its_long_turns() {
+        // `go nodes N` counts every node: depth 1, the mate checks and the
+        // moves that finish a long turn (at length 100 these were millions).
+        let stop = Arc::new(AtomicBool::new(false));
+        for text in [
+            "2r2b1r/pp1n1k1p/2p2n2/5p2/8/8/PPPP1PPP/RNBQ1RK1 w - - 0 7",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 50",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 100",
+        ] {
+            let pos = fen::parse(text, Rules::Italian).unwrap();
+            for (nodes, threads) in [(1, 1), (1_000, 1), (50_000, 1), (1_000, 2)] {
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    threads,
+                    ..Limits::default()
+                };
+                let r = search(&pos, &limits, &stop, |_| {});
+                let bound = nodes + nodes / 100 + worker::NODE_SLACK + 1_000;
+                assert!(r.nodes <= bound, "{text} nodes {nodes}: {}", r.nodes);
+                assert!(is_legal_turn(&pos, &r.turn), "{text} nodes {nodes}");
+            }
+        }
     }
 
     #[test]

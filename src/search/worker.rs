@@ -24,6 +24,10 @@ const MAX_QPLY: i32 = 6;
 /// Nodes that depth 1 may use whatever the limits (a legal, sensible turn
 /// even when stopped at once), and that a filler move may use.
 const PROTECTED_NODES: u64 = 20_000;
+/// Nodes a search under a node limit may spend past it: depth 1, a filler
+/// move or a mate check under way is cut off there, so `go nodes N` stays
+/// within `N` plus this (the turn is then finished without searching).
+pub(super) const NODE_SLACK: u64 = 2_000;
 
 /// How many nodes (the mate checks' included) pass between two looks at the
 /// flags and the clock. A node with its evaluation costs tens of
@@ -40,6 +44,9 @@ pub(super) struct Worker<'a> {
     soft: Option<Duration>,
     hard: Option<Duration>,
     node_limit: u64,
+    /// The helpers' nodes at the main thread's last poll (they count
+    /// against its node limit).
+    helpers_seen: u64,
     nodes: u64,
     /// Nodes not yet added to `helper_nodes` (helpers only).
     unreported: u64,
@@ -90,6 +97,7 @@ impl<'a> Worker<'a> {
                 limits.nodes.unwrap_or(u64::MAX)
             },
             nodes: 0,
+            helpers_seen: 0,
             unreported: 0,
             since_poll: 0,
             out_of_time: false,
@@ -148,7 +156,7 @@ impl<'a> Worker<'a> {
         let mut best: Option<(Vec<Line>, u32)> = None;
         for depth in 1..=max_depth {
             if depth == 1 {
-                self.protected_until = self.nodes + PROTECTED_NODES;
+                self.protect(PROTECTED_NODES);
                 self.protect_time = true;
             }
             self.seldepth = 0;
@@ -206,6 +214,9 @@ impl<'a> Worker<'a> {
                 break; // no time for a deeper iteration, or a forced mate is seen
             }
         }
+        // The helpers' work is done (and under a node limit, their nodes
+        // would count while the turn is finished).
+        self.shared.halt.store(true, Ordering::Relaxed);
         let (lines, depth) = best.unwrap_or_default();
         let pv = lines.first().map(|l| l.pv.clone()).unwrap_or_default();
         let score = lines.first().map_or(Score::Cp(0), |l| l.score);
@@ -231,7 +242,7 @@ impl<'a> Worker<'a> {
     fn mate_check(&mut self, pos: &Position, nodes: u64) -> Verdict {
         let budget = mate::Budget {
             stop: Some(self.shared.stop),
-            ..mate::Budget::nodes(nodes)
+            ..mate::Budget::nodes(nodes.min(self.nodes_left()))
         };
         let outcome = mate::find_mate(pos, &budget, self.shared.mate);
         self.nodes += outcome.nodes;
@@ -311,13 +322,16 @@ impl<'a> Worker<'a> {
     /// A move to continue a turn the main search did not see to its end:
     /// a short search that reaches the turn's end when few moves are left.
     fn filler_move(&mut self, pos: &Position, moves: &crate::chess::MoveList) -> Move {
-        let hurry = self.shared.stop.load(Ordering::Relaxed) || self.aborted || self.out_of_time;
+        let hurry = self.shared.stop.load(Ordering::Relaxed)
+            || self.aborted
+            || self.out_of_time
+            || self.nodes_left() == 0;
         self.aborted = false;
         if hurry {
             return self.quick_move(pos, moves);
         }
-        let (depth, nodes) = ((pos.moves_left() as i32 + 1).min(3), PROTECTED_NODES);
-        self.protected_until = self.nodes + nodes;
+        let depth = (pos.moves_left() as i32 + 1).min(3);
+        self.protect(PROTECTED_NODES);
         self.alphabeta(pos, depth, 0, -INFINITY, INFINITY);
         let searched = !self.aborted;
         self.aborted = false;
@@ -353,6 +367,27 @@ impl<'a> Worker<'a> {
             .unwrap_or(Move::NULL)
     }
 
+    /// Lets the next `nodes` nodes ignore the limits (not `stop`), but not
+    /// past a node limit's slack.
+    fn protect(&mut self, nodes: u64) {
+        let cap = self.node_limit.saturating_add(NODE_SLACK);
+        self.protected_until = self.spent().saturating_add(nodes).min(cap);
+    }
+
+    /// Nodes this search may still spend under its node limit (slack
+    /// included; the helpers' nodes count too).
+    fn nodes_left(&self) -> u64 {
+        self.node_limit
+            .saturating_add(NODE_SLACK)
+            .saturating_sub(self.spent())
+    }
+
+    /// Nodes spent by the search: this thread's, and the helpers' as last
+    /// seen (the main thread stops the helpers when it stops).
+    fn spent(&self) -> u64 {
+        self.nodes + self.helpers_seen
+    }
+
     /// Counts a node and tells whether the search must end now. `stop` ends
     /// it at once; the node and time limits wait for the protected nodes
     /// (a sensible turn even with almost no time).
@@ -365,8 +400,8 @@ impl<'a> Worker<'a> {
         }
         self.since_poll += 1;
         let stopped = self.since_poll >= POLL_NODES && self.poll();
-        let protected = self.nodes < self.protected_until;
-        let limited = !protected && self.nodes >= self.node_limit
+        let protected = self.spent() < self.protected_until;
+        let limited = !protected && self.spent() >= self.node_limit
             || (!protected || !self.protect_time) && self.out_of_time;
         self.aborted = stopped || limited;
         self.aborted
@@ -388,6 +423,8 @@ impl<'a> Worker<'a> {
             if self.shared.halt.load(Ordering::Relaxed) {
                 return true;
             }
+        } else {
+            self.helpers_seen = self.shared.helper_nodes.load(Ordering::Relaxed);
         }
         self.shared.stop.load(Ordering::Relaxed)
     }
