@@ -566,6 +566,21 @@ fn long_turns_neither_crash_nor_hang() {
     assert!(!stderr.contains("overflow"), "{stderr}");
 }
 
+/// A depth limit bounds the work after the search too: the moves that
+/// finish a turn of 9 999 (before: the depth-1 line at 0.7 s, then no
+/// `bestmove` for ten minutes).
+#[test]
+fn go_depth_1_answers_on_a_turn_of_9999_moves() {
+    let mut e = Engine::start();
+    let text = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 9999";
+    e.send(&format!("position fen {text}"));
+    e.send("go depth 1");
+    let lines = e.until("bestmove"); // each line within the harness's 30 s
+    let mut pos = fen::parse(text, Rules::Italian).unwrap();
+    play_turn(&mut pos, &bestmove_of(&lines));
+    e.quit();
+}
+
 #[test]
 fn perft_counts_beyond_64_bits_say_so() {
     let mut e = Engine::start();

@@ -44,6 +44,9 @@ pub(super) struct Worker<'a> {
     soft: Option<Duration>,
     hard: Option<Duration>,
     node_limit: u64,
+    /// Nodes the moves that finish the turn may still search (see
+    /// `complete_turn`).
+    filler_nodes_left: u64,
     /// The helpers' nodes at the main thread's last poll (they count
     /// against its node limit).
     helpers_seen: u64,
@@ -98,6 +101,7 @@ impl<'a> Worker<'a> {
             },
             nodes: 0,
             helpers_seen: 0,
+            filler_nodes_left: u64::MAX,
             unreported: 0,
             since_poll: 0,
             out_of_time: false,
@@ -302,6 +306,13 @@ impl<'a> Worker<'a> {
     /// The rest of the current turn: the pv's moves up to the turn's end,
     /// then (if the pv stops short) the table's moves or a shallow search.
     pub(super) fn complete_turn(&mut self, root: &Position, pv: &[Move]) -> Vec<Move> {
+        // Without a clock the fillers' searches together may cost at most
+        // what the search did (a turn of 9 999 moves after `go depth 1`
+        // took minutes of 20 000-node fillers); past that they hurry.
+        self.filler_nodes_left = match self.hard {
+            Some(_) => u64::MAX,
+            None => self.nodes.max(PROTECTED_NODES),
+        };
         let mut pos = root.clone();
         let mut turn = Vec::new();
         let mut pending = pv.iter().copied();
@@ -325,14 +336,17 @@ impl<'a> Worker<'a> {
         let hurry = self.shared.stop.load(Ordering::Relaxed)
             || self.aborted
             || self.out_of_time
-            || self.nodes_left() == 0;
+            || self.nodes_left() == 0
+            || self.filler_nodes_left == 0;
         self.aborted = false;
         if hurry {
             return self.quick_move(pos, moves);
         }
         let depth = (pos.moves_left() as i32 + 1).min(3);
-        self.protect(PROTECTED_NODES);
+        self.protect(PROTECTED_NODES.min(self.filler_nodes_left));
+        let before = self.nodes;
         self.alphabeta(pos, depth, 0, -INFINITY, INFINITY);
+        self.filler_nodes_left = self.filler_nodes_left.saturating_sub(self.nodes - before);
         let searched = !self.aborted;
         self.aborted = false;
         let mv = self.pv[0].first().copied().unwrap_or(Move::NULL);
