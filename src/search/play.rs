@@ -113,9 +113,15 @@ fn make_safe(
     match outcome.verdict {
         Verdict::Safe => {}
         Verdict::Replaced { turn, score } => {
+            // A replacement that mates (the root's mate check, on a small
+            // node budget, missed it) is reported as the mate it is.
+            result.score = if crate::mate::is_mating_line(pos, &turn) {
+                Score::Mate(1)
+            } else {
+                Score::Cp(score)
+            };
             result.turn = turn.clone();
             result.pv = turn;
-            result.score = Score::Cp(score);
         }
         Verdict::Lost => result.score = Score::Mate(-1),
     }
