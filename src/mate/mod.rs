@@ -9,7 +9,7 @@
 //! The rules come only from [`crate::chess`]: legal moves, check, the mate
 //! test. What this module adds is the search order, the "no mate" table
 //! ([`MateTable`], shared between threads and between queries) and the move
-//! budget bound of [`bounds`].
+//! budget bound of `bounds`.
 //!
 //! This is the ONE place the engine asks "can the side to move mate in this
 //! turn?": the root's "do I mate now?", the tree's "does the side to move at
@@ -19,9 +19,7 @@
 //! a [`MateTable`] it owns, so that proofs of "no mate" are reused across
 //! calls, and gets an [`Answer`].
 
-pub mod bounds;
-#[cfg(test)]
-mod bounds_ref;
+pub(crate) mod bounds;
 mod search;
 pub mod tt;
 

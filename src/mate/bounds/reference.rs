@@ -1,169 +1,25 @@
 //! The move budget bound as it was before its speed-ups (commit 147b5d6),
-//! kept for tests only: the current [`super::bounds`] must give the same
-//! values everywhere.
+//! kept for tests only: the current bounds ([`super`]) must give the same
+//! values everywhere. The reach tables and the targets' rules (excused
+//! flights, castling slack) are shared with the current bounds, which
+//! test them on their own; what is kept here is the old cache, options and
+//! cover search.
 #![allow(dead_code)]
 
+use super::reach::{
+    FAR, TargetsWithin, WITHIN, pawn_steps, promotion_steps_to, reach, slot, targets_within,
+};
+use super::targets::Targets;
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Position, Role, Square};
-use std::sync::OnceLock;
 
-/// "Cannot": larger than any turn we search.
-const FAR: u8 = 100;
-
-/// For each piece role (knight, bishop, rook, queen, king) and squares `from`,
-/// `target`: the fewest moves on an empty board from `from` to a square that
-/// attacks `target` (0 when `from` already attacks it).
-struct Reach {
-    table: [[[u8; 64]; 64]; 5],
-    /// The fewest moves from `from` to stand on a square, same layout.
-    dist: [[[u8; 64]; 64]; 5],
-    /// [`pawn_reach_uncached`] per colour, `from` and `target`.
-    pawn: [[[u8; 64]; 64]; 2],
-}
-
-fn slot(role: Role) -> usize {
-    role.index() - 1
-}
-
-fn reach() -> &'static Reach {
-    static REACH: OnceLock<Box<Reach>> = OnceLock::new();
-    REACH.get_or_init(|| {
-        let mut r = Box::new(Reach {
-            table: [[[FAR; 64]; 64]; 5],
-            dist: [[[FAR; 64]; 64]; 5],
-            pawn: [[[FAR; 64]; 64]; 2],
-        });
-        for us in [Color::White, Color::Black] {
-            for from in Square::all() {
-                for target in Square::all() {
-                    r.pawn[us.index()][from.index()][target.index()] =
-                        pawn_reach_uncached(us, from, target);
-                }
-            }
-        }
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
-            for from in Square::all() {
-                // Breadth-first distances on the empty board.
-                let mut dist = [FAR; 64];
-                dist[from.index()] = 0;
-                let mut frontier = from.bb();
-                let mut d = 0;
-                while frontier.nonempty() {
-                    d += 1;
-                    let mut next = Bitboard::EMPTY;
-                    for s in frontier {
-                        for t in attacks::piece(role, s, Bitboard::EMPTY) {
-                            if dist[t.index()] == FAR {
-                                dist[t.index()] = d;
-                                next.set(t);
-                            }
-                        }
-                    }
-                    frontier = next;
-                }
-                r.dist[slot(role)][from.index()] = dist;
-                for target in Square::all() {
-                    // Attack sets are symmetric for these roles on an empty board.
-                    let best = attacks::piece(role, target, Bitboard::EMPTY)
-                        .map(|s| dist[s.index()])
-                        .min()
-                        .unwrap_or(FAR);
-                    r.table[slot(role)][from.index()][target.index()] = best;
-                }
-            }
-        }
-        r
-    })
-}
-
-/// Fewest moves of our pawn on `from` to stand on `to` as a pawn: one rank
-/// a move, a file change costs a capture, and one double step from the
-/// second rank while going straight.
-fn pawn_steps(us: Color, from: Square, to: Square) -> u8 {
-    let rank = from.relative_rank(us) as i32;
-    let ranks = to.relative_rank(us) as i32 - rank;
-    let files = (to.file() as i32 - from.file() as i32).abs();
-    if ranks < 0 || files > ranks || to.relative_rank(us) == 7 {
-        return FAR;
-    }
-    let straight = ranks - files;
-    let double = i32::from(rank == 1 && straight >= 2);
-    (ranks - double) as u8
-}
-
-/// Moves of our pawn on `from` up to and including its promotion.
-fn promotion_steps(us: Color, from: Square) -> u8 {
-    let rank = from.relative_rank(us) as i32;
-    (7 - rank - i32::from(rank == 1)) as u8
-}
-
-/// Moves of our pawn on `from` up to and including its promotion on `to`
-/// (a file change costs a capture).
-fn promotion_steps_to(us: Color, from: Square, to: Square) -> u8 {
-    let rank = from.relative_rank(us) as i32;
-    let ranks = 7 - rank;
-    let files = (to.file() as i32 - from.file() as i32).abs();
-    if files > ranks || to.relative_rank(us) != 7 {
-        return FAR;
-    }
-    let double = i32::from(rank == 1 && ranks - files >= 2);
-    (ranks - double) as u8
-}
-
-/// Fewest moves of our pawn on `from` before it attacks `target`, as a pawn
-/// or after promoting (a lower bound).
-#[inline]
-fn pawn_reach(us: Color, from: Square, target: Square) -> u8 {
-    reach().pawn[us.index()][from.index()][target.index()]
-}
-
-/// [`pawn_reach`] computed from the rules of pawn moves.
-fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
-    let direct = attacks::pawn(us.other(), target)
-        .map(|s| pawn_steps(us, from, s))
-        .min()
-        .unwrap_or(FAR);
-    direct.min(promotion_steps(us, from))
-}
-
-/// Flights that a king step may not take under the Italian rules because the
-/// step could uncover a check on our king (a lower-bound relaxation: we only
-/// ask whether our king could stand behind the enemy king on the line of an
-/// enemy slider by the end of the turn).
-fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u32) -> Bitboard {
-    let them = us.other();
-    let ours = pos.king_square(us);
-    let castle_bonus =
-        u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
-    let radius = moves + castle_bonus;
-    let rq = pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen);
-    let bq = pos.pieces(them, Role::Bishop) | pos.pieces(them, Role::Queen);
-    let sliders =
-        (attacks::rook(eksq, Bitboard::EMPTY) & rq) | (attacks::bishop(eksq, Bitboard::EMPTY) & bq);
-    let mut excused = Bitboard::EMPTY;
-    for s in sliders {
-        let line = attacks::line(s, eksq);
-        let behind = line
-            .into_iter()
-            .any(|r| attacks::between(s, r).contains(eksq) && chebyshev(ours, r) <= radius);
-        if behind {
-            excused |= attacks::king(eksq) & !line;
-        }
-    }
-    excused
-}
-
-#[inline]
-fn chebyshev(a: Square, b: Square) -> u32 {
-    let df = (a.file() as i32 - b.file() as i32).unsigned_abs();
-    let dr = (a.rank() as i32 - b.rank() as i32).unsigned_abs();
-    df.max(dr)
+/// The fewest moves of `role` from `from` to stand on `to`, on the empty
+/// board (the rings of the shared reach tables hold every finite distance).
+fn empty_board_distance(role: Role, from: Square, to: Square) -> u8 {
+    reach().rings[slot(role)][from.index()]
+        .iter()
+        .position(|ring| ring.contains(to))
+        .map_or(FAR, |k| k as u8)
 }
 
 /// Can the side to move possibly mate within `moves` moves? `false` is a
@@ -199,33 +55,17 @@ impl LastTwo {
     /// Prepares the filter for `pos`, which has two moves left.
     pub fn new(pos: &Position) -> LastTwo {
         let us = pos.side_to_move();
-        let them = us.other();
-        let eksq = pos.king_square(them);
-        let mut flights = attacks::king(eksq) & !pos.color_bb(them);
-        let first_move_may_check = pos
-            .rules()
-            .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
-        if !first_move_may_check {
-            flights &= !excused_flights(pos, us, eksq, 2);
-        }
+        let t = Targets::of(pos, 2);
         let mut f = LastTwo {
-            targets: [Square(0); 9],
-            count: 1,
-            castling_slack: u8::from(
-                pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0,
-            ),
+            targets: t.squares,
+            count: t.count,
+            castling_slack: t.key.castling_slack,
             us,
             now: [0; 64],
             within: [0; 64],
             ours: pos.color_bb(us),
-            key: (eksq, flights.0 | eksq.bb().0, us, 0),
+            key: (t.key.king, t.key.squares, us, t.key.castling_slack),
         };
-        f.key.3 = f.castling_slack;
-        f.targets[0] = eksq;
-        for sq in flights {
-            f.targets[f.count] = sq;
-            f.count += 1;
-        }
         for from in pos.color_bb(us) {
             if let Some(piece) = pos.piece_at(from) {
                 let (n, w) = f.cover(piece.role, from);
@@ -238,24 +78,14 @@ impl LastTwo {
 
     /// The targets a piece covers from `from` now, and now or after one move.
     fn cover(&self, role: Role, from: Square) -> (u16, u16) {
-        let r = reach();
-        let (mut now, mut within) = (0u16, 0u16);
-        for (i, &t) in self.targets[..self.count].iter().enumerate() {
-            let d = match role {
-                Role::Pawn => pawn_reach(self.us, from, t),
-                Role::King if i == 0 => FAR,
-                Role::King => r.table[slot(Role::King)][from.index()][t.index()]
-                    .saturating_sub(self.castling_slack),
-                role => r.table[slot(role)][from.index()][t.index()],
-            };
-            if d == 0 {
-                now |= 1 << i;
-            }
-            if d <= 1 {
-                within |= 1 << i;
-            }
-        }
-        (now, within)
+        let w = targets_within(
+            self.us,
+            self.castling_slack,
+            &self.targets[..self.count],
+            role,
+            from,
+        );
+        (w[0], w[1])
     }
 
     /// In `pos` (the node this filter was made for), after our piece moved
@@ -355,13 +185,8 @@ struct CacheEntry {
     /// Per role and square: `levels[k]` is the set of targets the piece
     /// attacks after at most `k` moves (on the empty board), computed on
     /// first use (see [`CacheEntry::levels`]).
-    levels: Vec<Option<Levels>>,
+    levels: Vec<Option<TargetsWithin>>,
 }
-
-/// Distances of 15 or more count as 15 (none that large is finite here;
-/// counting one as smaller is still sound).
-const LEVELS: usize = 16;
-type Levels = [u16; LEVELS];
 
 impl BoundCache {
     /// Entries kept before the cache starts over.
@@ -402,38 +227,11 @@ impl CacheEntry {
 
     /// The targets our `role` on `from` covers within each number of moves.
     #[inline]
-    fn levels(&mut self, role: Role, from: Square) -> &Levels {
-        let slot = role.index() * 64 + from.index();
-        if self.levels[slot].is_none() {
-            let l = self.compute_levels(role, from);
-            self.levels[slot] = Some(l);
-        }
-        self.levels[slot].as_ref().expect("just filled")
-    }
-
-    fn compute_levels(&self, role: Role, from: Square) -> Levels {
+    fn levels(&mut self, role: Role, from: Square) -> &TargetsWithin {
         let (_, _, us, slack) = self.key;
-        let r = reach();
-        let mut levels = [0u16; LEVELS];
-        for (i, &t) in self.targets[..self.count].iter().enumerate() {
-            let d = match role {
-                Role::Pawn => pawn_reach(us, from, t),
-                // Our king never gives check.
-                Role::King if i == 0 => FAR,
-                // Castling moves the king two squares with one move.
-                Role::King => {
-                    r.table[slot(Role::King)][from.index()][t.index()].saturating_sub(slack)
-                }
-                role => r.table[slot(role)][from.index()][t.index()],
-            };
-            if d >= FAR {
-                continue;
-            }
-            for l in levels[(d as usize).min(LEVELS - 1)..].iter_mut() {
-                *l |= 1 << i;
-            }
-        }
-        levels
+        let targets = &self.targets[..self.count];
+        self.levels[role.index() * 64 + from.index()]
+            .get_or_insert_with(|| targets_within(us, slack, targets, role, from))
     }
 
     fn options(&mut self, role: Role, from: Square) -> &Options {
@@ -451,7 +249,6 @@ impl CacheEntry {
     fn compute_options(&self, role: Role, from: Square) -> Options {
         let (eksq, _, us, slack) = self.key;
         let them = us.other();
-        let r = reach();
         let mut raw: Options = Vec::new();
         let mut add = |mask: u16, cost: u8| {
             if mask == 0 || cost >= FAR {
@@ -484,7 +281,6 @@ impl CacheEntry {
                         continue;
                     }
                     for role in [Role::Queen, Role::Knight] {
-                        let dist = &r.dist[slot(role)][q.index()];
                         let mut squares = Bitboard::EMPTY;
                         for &t in targets {
                             squares |= attacks::piece(role, t, Bitboard::EMPTY);
@@ -492,7 +288,7 @@ impl CacheEntry {
                         for sq in squares & !eksq.bb() {
                             add(
                                 self.mask_of(attacks::piece(role, sq, Bitboard::EMPTY)),
-                                promo.saturating_add(dist[sq.index()]),
+                                promo.saturating_add(empty_board_distance(role, q, sq)),
                             );
                         }
                     }
@@ -507,9 +303,8 @@ impl CacheEntry {
                     // Our king cannot end next to the enemy king.
                     squares &= !attacks::king(eksq);
                 }
-                let dist = &r.dist[slot(role)][from.index()];
                 for sq in squares & !eksq.bb() & !from.bb() {
-                    let mut cost = dist[sq.index()];
+                    let mut cost = empty_board_distance(role, from, sq);
                     if role == Role::King {
                         // Castling moves the king two squares with one move.
                         cost = cost.saturating_sub(slack);
@@ -552,31 +347,16 @@ pub fn lower_bound_movable(
     recruits: u32,
 ) -> u32 {
     let us = pos.side_to_move();
-    let them = us.other();
-    let eksq = pos.king_square(them);
-    let mut flights = attacks::king(eksq) & !pos.color_bb(them);
-    let first_move_may_check = pos
-        .rules()
-        .check_allowed(0, pos.rules().next_turn_length(pos.turn_length()));
-    if !first_move_may_check {
-        flights &= !excused_flights(pos, us, eksq, cap);
-    }
     // Targets: bit 0 is the king's square, then the open flights.
-    let mut targets = [Square(0); 9];
-    targets[0] = eksq;
-    let mut count = 1;
-    for f in flights {
-        targets[count] = f;
-        count += 1;
-    }
+    let t = Targets::of(pos, cap);
+    let (targets, count) = (t.squares, t.count);
     let full: u16 = (1 << count) - 1;
 
     // For each piece: the targets it covers now and within the budget.
-    let castling_slack =
-        u32::from(pos.castling_rights() & if us == Color::White { 3 } else { 12 } != 0);
-    let key = (eksq, flights.0 | eksq.bb().0, us, castling_slack as u8);
+    let castling_slack = u32::from(t.key.castling_slack);
+    let key = (t.key.king, t.key.squares, us, t.key.castling_slack);
     let entry = cache.entry(key, &targets[..count]);
-    let level = (cap as usize).min(LEVELS - 1);
+    let level = (cap as usize).min(WITHIN - 1);
     let mut movers = [(Square(0), Role::Pawn); 16];
     // Per mover: the targets it covers within 1, 2 and 3 moves.
     let mut small = [[0u16; 4]; 16];
@@ -919,9 +699,10 @@ const MAX_LAYERS: usize = 5;
 
 #[cfg(test)]
 mod tests {
-    use super::super::bounds;
     use super::*;
     use crate::chess::{MoveKind, Rules, fen, legal_moves};
+    use crate::mate::bounds;
+    use crate::mate::bounds::tests::towards_enemy_king;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
@@ -960,17 +741,8 @@ mod tests {
                     if pos.moves_made() == 0 {
                         out.push(pos.clone());
                     }
-                    let ek = pos.king_square(pos.side_to_move().other());
                     let mv = if greedy {
-                        *moves
-                            .iter()
-                            .min_by_key(|m| {
-                                let d = (m.to().file() as i32 - ek.file() as i32)
-                                    .abs()
-                                    .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                                d * 8 + rng.random_range(0..12)
-                            })
-                            .expect("non-empty")
+                        towards_enemy_king(&pos, &moves, &mut rng)
                     } else {
                         moves.as_slice()[rng.random_range(0..moves.len())]
                     };
@@ -979,6 +751,14 @@ mod tests {
             }
         }
         out
+    }
+
+    /// At most 16 pieces of each colour (more overflow the movers' arrays
+    /// in both implementations: Janko-Guid 22 has 17 black pieces).
+    fn fits(p: &Position) -> bool {
+        [Color::White, Color::Black]
+            .iter()
+            .all(|&c| p.color_bb(c).count() <= 16)
     }
 
     /// A random subset of `set`.
@@ -1000,11 +780,6 @@ mod tests {
         let mut child_bounds = bounds::ChildBounds::default();
         let mut checked = 0u64;
         let mut values = [0u64; 8];
-        let fits = |p: &Position| {
-            [Color::White, Color::Black]
-                .iter()
-                .all(|&c| p.color_bb(c).count() <= 16)
-        };
         for start in positions().into_iter().filter(fits) {
             for _walk in 0..3 {
                 let mut pos = start.clone();
@@ -1081,13 +856,6 @@ mod tests {
         let mut checked = 0u64;
         let mut filtered = 0u64;
         let mut values = [0u64; 12];
-        // (More than 16 pieces of one colour overflow the movers' arrays in
-        // both implementations: Janko-Guid 22 has 17 black pieces.)
-        let fits = |p: &Position| {
-            [Color::White, Color::Black]
-                .iter()
-                .all(|&c| p.color_bb(c).count() <= 16)
-        };
         for start in positions().into_iter().filter(fits) {
             for _walk in 0..6 {
                 let mut pos = start.clone();
@@ -1187,19 +955,10 @@ mod tests {
                         }
                     }
                     // Mostly towards the enemy king, sometimes anywhere.
-                    let ek = pos.king_square(pos.side_to_move().other());
                     let mv = if rng.random_range(0..3) == 0 {
                         moves.as_slice()[rng.random_range(0..moves.len())]
                     } else {
-                        *moves
-                            .iter()
-                            .min_by_key(|m| {
-                                let d = (m.to().file() as i32 - ek.file() as i32)
-                                    .abs()
-                                    .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                                d * 8 + rng.random_range(0..12)
-                            })
-                            .expect("non-empty")
+                        towards_enemy_king(&pos, &moves, &mut rng)
                     };
                     if pos.play(mv).turn_ended {
                         break;

@@ -1,0 +1,274 @@
+//! Last-move filters: near the end of a turn, a cheap test of each move
+//! before it is played. [`LastTwo`] asks at the second-last move whether one
+//! more move can still complete the mating picture, [`LastOne`] at the last
+//! move whether it does; both over-estimate cover on the empty board, so a
+//! rejected move never mates.
+
+use super::cache::{BoundCache, CacheEntry};
+use super::reach::targets_within;
+use super::targets::Targets;
+use crate::chess::{Bitboard, Color, Position, Role, Square};
+
+/// A quick filter for the second-last move: after it, can one more move
+/// complete the mating picture? The same relaxation as [`lower_bound`](super::lower_bound) with
+/// one move left, prepared once for a node with two moves left and then
+/// asked for each of its moves (only the moved piece changes).
+///
+/// Sound by construction: the targets are a subset of every child's (the
+/// flights only grow as enemy pieces are captured, and the excused flights
+/// are taken for the larger radius of two moves), and each piece's cover is
+/// over-estimated on the empty board: what a piece attacks now, or could
+/// attack after one move (the union of its one-move options).
+pub(crate) struct LastTwo {
+    /// The targets, and the [`BoundCache`] entry's key for them.
+    targets: Targets,
+    us: Color,
+    /// Per square of ours: targets covered now, and within one move.
+    now: [u16; 64],
+    within: [u16; 64],
+    /// The targets covered now by at least one and by at least two of our
+    /// pieces.
+    once: u16,
+    twice: u16,
+    /// The targets covered now by at least three of our pieces (for
+    /// [`LastTwo::may_mate_after_two`]).
+    thrice: u16,
+    ours: Bitboard,
+    /// Where the [`BoundCache`] entry for the targets was last found.
+    hint: std::cell::Cell<usize>,
+    /// For the needed target sets met last (`u16::MAX`: none): our pieces
+    /// that cover the whole set from one end square within one move.
+    singles: [std::cell::Cell<(u16, Bitboard)>; SINGLES],
+    /// The next entry of `singles` to replace.
+    next_single: std::cell::Cell<usize>,
+}
+
+/// Entries of [`LastTwo::singles`].
+const SINGLES: usize = 4;
+
+impl LastTwo {
+    /// Prepares the filter for `pos`, which has two moves left, computing
+    /// the pieces' cover itself (the tests compare it with
+    /// [`LastTwo::new_cached`], which the finder takes).
+    #[cfg(test)]
+    pub(crate) fn new(pos: &Position) -> LastTwo {
+        LastTwo::prepare(pos, None, 2)
+    }
+
+    /// `LastTwo::new` taking the pieces' cover from the levels kept in
+    /// `cache` (the same values).
+    pub(crate) fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastTwo {
+        LastTwo::prepare(pos, Some(cache), 2)
+    }
+
+    /// The filter with the flights excused for `moves` moves left.
+    fn prepare(pos: &Position, cache: Option<&mut BoundCache>, moves: u32) -> LastTwo {
+        let us = pos.side_to_move();
+        let mut f = LastTwo {
+            targets: Targets::of(pos, moves),
+            us,
+            now: [0; 64],
+            within: [0; 64],
+            once: 0,
+            twice: 0,
+            thrice: 0,
+            ours: pos.color_bb(us),
+            hint: std::cell::Cell::new(usize::MAX),
+            singles: Default::default(),
+            next_single: std::cell::Cell::new(0),
+        };
+        for e in &f.singles {
+            e.set((u16::MAX, Bitboard::EMPTY));
+        }
+        let mut entry = cache.map(|c| f.entry(c));
+        for from in pos.color_bb(us) {
+            if let Some(piece) = pos.piece_at(from) {
+                let (n, w) = match entry.as_mut() {
+                    Some(e) => {
+                        let l = e.within(piece.role, from);
+                        (l[0], l[1])
+                    }
+                    None => f.cover(piece.role, from),
+                };
+                f.now[from.index()] = n;
+                f.within[from.index()] = w;
+                f.thrice |= f.twice & n;
+                f.twice |= f.once & n;
+                f.once |= n;
+            }
+        }
+        f
+    }
+
+    /// The [`BoundCache`] entry of the targets.
+    #[inline]
+    fn entry<'c>(&self, cache: &'c mut BoundCache) -> &'c mut CacheEntry {
+        cache.entry_hinted(self.targets.key, self.targets.as_slice(), &self.hint)
+    }
+
+    /// The targets a piece covers from `from` now, and now or after one move.
+    fn cover(&self, role: Role, from: Square) -> (u16, u16) {
+        let slack = self.targets.key.castling_slack;
+        let w = targets_within(self.us, slack, self.targets.as_slice(), role, from);
+        (w[0], w[1])
+    }
+
+    /// In `pos` (the node this filter was made for), after our piece moved
+    /// `from`-`to` (becoming `role`; castling is not handled and always
+    /// passes), may the last move still mate? (For the tests: the finder
+    /// always passes its movable pieces.)
+    #[cfg(test)]
+    pub(crate) fn may_mate_after(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        self.may_mate_after_movable(pos, cache, (from, to), role, castle, Bitboard::ALL)
+    }
+
+    /// `LastTwo::may_mate_after` when only the moved piece and our pieces
+    /// on `movable` may make the last move (the others stay where they are).
+    pub(crate) fn may_mate_after_movable(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+        movable: Bitboard,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let full = self.targets.full();
+        let entry = self.entry(cache);
+        let l = entry.within(role, to);
+        let (moved_now, moved_within) = (l[0], l[1]);
+        // What the others cover now: each target covered by two, or by one
+        // other than the moved piece.
+        let free = moved_now | self.twice | (self.once & !self.now[from.index()]);
+        let need = full & !free;
+        if need == 0 {
+            return true;
+        }
+        // One piece must cover the rest from one end square, in one move.
+        let single = |entry: &mut CacheEntry, role: Role, sq: Square| {
+            // (The options are sorted by cost.)
+            entry
+                .options(role, sq)
+                .iter()
+                .take_while(|&&(_, c)| c <= 1)
+                .any(|&(m, _)| m & need == need)
+        };
+        if moved_within & need == need && single(entry, role, to) {
+            return true;
+        }
+        // Which of our pieces could do it depends only on `need` (and
+        // siblings mostly share it).
+        let singles = match self.singles.iter().find(|e| e.get().0 == need) {
+            Some(e) => e.get().1,
+            None => {
+                let mut singles = Bitboard::EMPTY;
+                for sq in self.ours {
+                    if self.within[sq.index()] & need == need
+                        && pos.piece_at(sq).is_some_and(|p| single(entry, p.role, sq))
+                    {
+                        singles.set(sq);
+                    }
+                }
+                let i = self.next_single.get();
+                self.singles[i].set((need, singles));
+                self.next_single.set((i + 1) % SINGLES);
+                singles
+            }
+        };
+        (singles & movable & !from.bb()).nonempty()
+    }
+
+    /// The last-move filter of [`LastOne`], from the filter of the node two
+    /// moves before the end: after the move `first` made there (from-to,
+    /// the piece becoming `first_role`; not castling), may the last move
+    /// `from`-`to` (becoming `role`; castling always passes) mate? The
+    /// targets are this node's (a subset of the end position's, as for
+    /// [`LastOne`]); the others' cover comes from the counts kept here,
+    /// without the two moved pieces.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn may_mate_after_two(
+        &self,
+        cache: &mut BoundCache,
+        (x, x_to): (Square, Square),
+        first_role: Role,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let full = self.targets.full();
+        let entry = self.entry(cache);
+        let last = entry.within(role, to)[0];
+        let x_now = self.now[x.index()];
+        let free = if from == x_to {
+            // The same piece moves twice: the others are this node's.
+            last | self.twice | (self.once & !x_now)
+        } else {
+            // Two pieces moved: a target stays covered by the others if
+            // three cover it here, two not both of them, or one neither.
+            let y_now = self.now[from.index()];
+            let first = entry.within(first_role, x_to)[0];
+            last | first
+                | self.thrice
+                | (self.twice & !(x_now & y_now))
+                | (self.once & !(x_now | y_now))
+        };
+        free & full == full
+    }
+}
+
+/// A filter for the last move: after it, does every target (the enemy
+/// king's square and its open flights, as [`LastTwo`] takes them for one
+/// move left) stand attacked on the empty board? If not, the enemy king is
+/// not in check or has a flight, so the move does not mate.
+///
+/// Sound like [`LastTwo`]: the targets are a subset of the child's (a
+/// capture only opens flights; the excused flights are taken for our king
+/// anywhere within one move, and for the enemy sliders now), and a piece
+/// attacks on the empty board all it attacks on the real one (a slider's
+/// line through the king includes the square behind it, which the king
+/// may not step to either).
+pub(crate) struct LastOne(LastTwo);
+
+impl LastOne {
+    /// Prepares the filter for `pos`, which has one move left, taking the
+    /// pieces' cover from the levels kept in `cache`.
+    pub(crate) fn new_cached(pos: &Position, cache: &mut BoundCache) -> LastOne {
+        LastOne(LastTwo::prepare(pos, Some(cache), 1))
+    }
+
+    /// In `pos` (the node this filter was made for), after our piece moved
+    /// `from`-`to` (becoming `role`; castling always passes), may the
+    /// opponent be mated?
+    pub(crate) fn may_mate_after(
+        &self,
+        cache: &mut BoundCache,
+        (from, to): (Square, Square),
+        role: Role,
+        castle: bool,
+    ) -> bool {
+        if castle {
+            return true;
+        }
+        let f = &self.0;
+        let full = f.targets.full();
+        let entry = f.entry(cache);
+        let moved_now = entry.within(role, to)[0];
+        // What the others cover: each target covered by two, or by one
+        // other than the moved piece.
+        let free = moved_now | f.twice | (f.once & !f.now[from.index()]);
+        free & full == full
+    }
+}

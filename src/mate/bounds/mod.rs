@@ -1,0 +1,48 @@
+//! A sound lower bound on the moves the side to move needs to mate.
+//!
+//! At the end of a mating turn the enemy king (which does not move during our
+//! turn) is in check, and every square next to it is either held by one of
+//! its own pieces or attacked by us. Under the Italian rules one more escape
+//! is closed: a king step that would uncover a check on our king is not
+//! allowed either, so flights where that is possible are excused.
+//!
+//! Each target square (the king's square and its open flights) must be
+//! attacked by one of our pieces at the end. A piece that attacks a target at
+//! the end has made at least as many moves as it needs on an empty board to
+//! reach a square attacking it (its real path is also a path on the empty
+//! board; blockers only make it longer). A piece's moves serve all the targets
+//! it covers, and different pieces' moves are different moves, so the turn
+//! needs at least
+//!     min over assignments of targets to pieces of
+//!     sum over pieces of (max over its targets of its distance),
+//! less one if we may still castle (castling moves the rook too). Nothing else
+//! is assumed: enemy pieces only disappear during our turn (so their squares
+//! now are a superset of their squares at the end), and squares our pieces
+//! stand on are flights like empty ones.
+//!
+//! One concept a file: [`reach`] (empty-board distance tables),
+//! [`targets`] (the squares to cover and the excused flights), [`cache`]
+//! (each piece's cover and options per target set, kept between calls),
+//! [`cover`] (the least-cost cover search), [`lower`] (the bound of one
+//! position), [`children`] (the bounds of a node's children from what they
+//! share with it) and [`last_moves`] (the filters of the last two moves).
+//! Only what the mate finder and the evaluation use is visible outside.
+
+mod cache;
+mod children;
+mod cover;
+mod last_moves;
+mod lower;
+mod reach;
+#[cfg(test)]
+mod reference;
+mod targets;
+#[cfg(test)]
+mod tests;
+
+pub(crate) use cache::BoundCache;
+pub(crate) use children::ChildBounds;
+pub(crate) use last_moves::{LastOne, LastTwo};
+#[cfg(test)]
+use lower::lower_bound_with;
+pub(crate) use lower::{lower_bound, lower_bound_movable, may_mate};

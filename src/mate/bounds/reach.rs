@@ -1,0 +1,216 @@
+//! Reach tables: how many moves a piece needs, on the empty board, to stand
+//! on a square or to attack one. Computed once, shared by every bound.
+
+use crate::chess::attacks;
+use crate::chess::{Bitboard, Color, Role, Square};
+use std::sync::OnceLock;
+
+/// "Cannot": larger than any turn we search.
+pub(super) const FAR: u8 = 100;
+
+/// For each piece role (knight, bishop, rook, queen, king) and squares `from`,
+/// `target`: the fewest moves on an empty board from `from` to a square that
+/// attacks `target` (0 when `from` already attacks it).
+pub(super) struct Reach {
+    pub(super) table: [[[u8; 64]; 64]; 5],
+    /// [`pawn_reach_uncached`] per colour, `from` and `target`.
+    pub(super) pawn: [[[u8; 64]; 64]; 2],
+    /// Per role and `from`: the squares at each distance below [`RINGS`].
+    pub(super) rings: [[[Bitboard; RINGS]; 64]; 5],
+}
+
+/// Distances with a ring in [`Reach`] (the largest finite one is 7).
+pub(super) const RINGS: usize = 8;
+
+pub(super) fn slot(role: Role) -> usize {
+    role.index() - 1
+}
+
+pub(super) fn reach() -> &'static Reach {
+    static REACH: OnceLock<Box<Reach>> = OnceLock::new();
+    REACH.get_or_init(|| {
+        let mut r = Box::new(Reach {
+            table: [[[FAR; 64]; 64]; 5],
+            pawn: [[[FAR; 64]; 64]; 2],
+            rings: [[[Bitboard::EMPTY; RINGS]; 64]; 5],
+        });
+        for us in [Color::White, Color::Black] {
+            for from in Square::all() {
+                for target in Square::all() {
+                    r.pawn[us.index()][from.index()][target.index()] =
+                        pawn_reach_uncached(us, from, target);
+                }
+            }
+        }
+        for role in [
+            Role::Knight,
+            Role::Bishop,
+            Role::Rook,
+            Role::Queen,
+            Role::King,
+        ] {
+            for from in Square::all() {
+                // Breadth-first distances on the empty board.
+                let mut dist = [FAR; 64];
+                dist[from.index()] = 0;
+                let mut frontier = from.bb();
+                let mut d = 0;
+                while frontier.nonempty() {
+                    d += 1;
+                    let mut next = Bitboard::EMPTY;
+                    for s in frontier {
+                        for t in attacks::piece(role, s, Bitboard::EMPTY) {
+                            if dist[t.index()] == FAR {
+                                dist[t.index()] = d;
+                                next.set(t);
+                            }
+                        }
+                    }
+                    frontier = next;
+                }
+                for s in Square::all() {
+                    if (dist[s.index()] as usize) < RINGS {
+                        r.rings[slot(role)][from.index()][dist[s.index()] as usize].set(s);
+                    }
+                }
+                for target in Square::all() {
+                    // Attack sets are symmetric for these roles on an empty board.
+                    let best = attacks::piece(role, target, Bitboard::EMPTY)
+                        .map(|s| dist[s.index()])
+                        .min()
+                        .unwrap_or(FAR);
+                    r.table[slot(role)][from.index()][target.index()] = best;
+                }
+            }
+        }
+        r
+    })
+}
+
+/// Fewest moves of our pawn on `from` to stand on `to` as a pawn: one rank
+/// a move, a file change costs a capture, and one double step from the
+/// second rank while going straight.
+pub(super) fn pawn_steps(us: Color, from: Square, to: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    let ranks = to.relative_rank(us) as i32 - rank;
+    let files = (to.file() as i32 - from.file() as i32).abs();
+    if ranks < 0 || files > ranks || to.relative_rank(us) == 7 {
+        return FAR;
+    }
+    let straight = ranks - files;
+    let double = i32::from(rank == 1 && straight >= 2);
+    (ranks - double) as u8
+}
+
+/// Moves of our pawn on `from` up to and including its promotion.
+pub(super) fn promotion_steps(us: Color, from: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    (7 - rank - i32::from(rank == 1)) as u8
+}
+
+/// Moves of our pawn on `from` up to and including its promotion on `to`
+/// (a file change costs a capture).
+pub(super) fn promotion_steps_to(us: Color, from: Square, to: Square) -> u8 {
+    let rank = from.relative_rank(us) as i32;
+    let ranks = 7 - rank;
+    let files = (to.file() as i32 - from.file() as i32).abs();
+    if files > ranks || to.relative_rank(us) != 7 {
+        return FAR;
+    }
+    let double = i32::from(rank == 1 && ranks - files >= 2);
+    (ranks - double) as u8
+}
+
+/// Fewest moves of our pawn on `from` before it attacks `target`, as a pawn
+/// or after promoting (a lower bound).
+#[inline]
+pub(super) fn pawn_reach(us: Color, from: Square, target: Square) -> u8 {
+    reach().pawn[us.index()][from.index()][target.index()]
+}
+
+/// [`pawn_reach`] computed from the rules of pawn moves.
+fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
+    let direct = attacks::pawn(us.other(), target)
+        .map(|s| pawn_steps(us, from, s))
+        .min()
+        .unwrap_or(FAR);
+    direct.min(promotion_steps(us, from))
+}
+
+/// Distances of 15 or more count as 15 (none that large is finite here;
+/// counting one as smaller is still sound).
+pub(super) const WITHIN: usize = 16;
+
+/// Of one piece: `[k]` is the set of targets (bit `i`: `targets[i]`) it
+/// attacks after at most `k` moves, on the empty board.
+pub(super) type TargetsWithin = [u16; WITHIN];
+
+/// [`TargetsWithin`] of our `role` on `from` for `targets` (the enemy
+/// king's square first), with our castling `slack`.
+pub(super) fn targets_within(
+    us: Color,
+    slack: u8,
+    targets: &[Square],
+    role: Role,
+    from: Square,
+) -> TargetsWithin {
+    let r = reach();
+    let mut within = [0u16; WITHIN];
+    for (i, &t) in targets.iter().enumerate() {
+        let d = match role {
+            Role::Pawn => pawn_reach(us, from, t),
+            // Our king never gives check.
+            Role::King if i == 0 => FAR,
+            // Castling moves the king two squares with one move.
+            Role::King => r.table[slot(Role::King)][from.index()][t.index()].saturating_sub(slack),
+            role => r.table[slot(role)][from.index()][t.index()],
+        };
+        if d >= FAR {
+            continue;
+        }
+        for l in within[(d as usize).min(WITHIN - 1)..].iter_mut() {
+            *l |= 1 << i;
+        }
+    }
+    within
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_reach_table() {
+        let r = reach();
+        let a1 = Square(0);
+        // A knight on a1 attacks c2 and b3 already.
+        assert_eq!(r.table[slot(Role::Knight)][0][Square::new(2, 1).index()], 0);
+        // From a1 to attack h8 (attackers g6, f7): a1-b3-c5-e6... needs 3.
+        assert!(r.table[slot(Role::Knight)][a1.index()][63] >= 3);
+        // A bishop never reaches a square attacking the other colour.
+        assert_eq!(r.table[slot(Role::Bishop)][0][1], FAR);
+    }
+
+    #[test]
+    fn pawn_reach_counts_ranks_files_and_promotion() {
+        let e2 = Square::new(4, 1);
+        // e2 pawn attacks d3/f3 now.
+        assert_eq!(pawn_reach(Color::White, e2, Square::new(3, 2)), 0);
+        // To attack e5 it must reach d4 or f4: two moves (one capture), no double step.
+        assert_eq!(pawn_reach(Color::White, e2, Square::new(4, 4)), 2);
+        // To attack f5 from e2: e4 (double step) covers f5: one move.
+        assert_eq!(pawn_reach(Color::White, e2, Square::new(5, 4)), 1);
+        // Behind it: only by promotion (5 moves from e2 with the double step).
+        assert_eq!(pawn_reach(Color::White, e2, Square::new(4, 0)), 5);
+    }
+
+    #[test]
+    fn promotion_steps_count_the_double_step_and_captures() {
+        // Straight with the double step, one capture, out of reach.
+        let (e2, e7) = (Square::new(4, 1), Square::new(4, 6));
+        assert_eq!(promotion_steps_to(Color::White, e2, Square::new(4, 7)), 5);
+        assert_eq!(promotion_steps_to(Color::White, e7, Square::new(3, 7)), 1);
+        assert_eq!(promotion_steps_to(Color::White, e7, Square::new(2, 7)), FAR);
+        assert_eq!(promotion_steps_to(Color::Black, e2, Square::new(4, 0)), 1);
+    }
+}
