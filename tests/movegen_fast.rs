@@ -3,8 +3,8 @@
 //! (`has_legal_move`), on thousands of positions from random and aggressive
 //! progressive games under both rule sets.
 
-use crescendo::chess::movegen::{generate_checks, generate_king_safe, has_legal_move};
 use crescendo::chess::{MoveList, Position, Rules, fen, legal_moves};
+use crescendo::chess::{generate_checks, generate_king_safe, has_legal_move};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

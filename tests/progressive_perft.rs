@@ -5,7 +5,7 @@
 #[path = "support/reference.rs"]
 mod reference;
 
-use crescendo::chess::{Position, Rules, START_FEN, fen, legal_moves, perft};
+use crescendo::chess::{Position, Rules, fen, fen::START_FEN, legal_moves, perft};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use reference::{RefRules, reference_divide, reference_perft};

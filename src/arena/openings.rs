@@ -8,7 +8,7 @@
 //! turns from the start position.
 
 use crate::chess::status::status;
-use crate::chess::{Move, Position, Rules, START_FEN, fen, legal_moves, notation};
+use crate::chess::{Move, Position, Rules, fen, fen::START_FEN, legal_moves, notation};
 use crate::mate::{self, MateTable, Verdict};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;

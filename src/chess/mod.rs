@@ -1,24 +1,28 @@
 //! Progressive chess itself: board, moves, rules and notation (no search).
+//!
+//! The vocabulary types and the move generator are re-exported here (one
+//! path each); the text formats ([`fen`], [`notation`]), [`status`] and
+//! [`perft`] are namespaces of functions.
 
-pub mod attacks;
-pub mod bitboard;
+pub(crate) mod attacks;
+mod bitboard;
 pub mod fen;
-pub mod movegen;
-pub mod moves;
+mod movegen;
+mod moves;
 pub mod notation;
 pub mod perft;
-pub mod position;
-pub mod rules;
+mod position;
+mod rules;
 pub mod status;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Color, Piece, Role, Square};
-pub use fen::{FenError, START_FEN};
-pub use movegen::legal_moves;
+pub(crate) use movegen::CheckInfo;
+pub use movegen::{generate_checks, generate_king_safe, has_legal_move, legal_moves};
 pub use moves::{Move, MoveKind, MoveList};
+pub(crate) use position::castle_for;
 pub use position::{MoveEffect, Position};
 pub use rules::Rules;
-pub use status::Status;
 
 /// Random games for the unit tests: every position along them, turn starts
 /// and mid-turn alike.

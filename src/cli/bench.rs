@@ -15,7 +15,7 @@
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use clap::Args;
-use crescendo::chess::{Rules, START_FEN, fen, perft};
+use crescendo::chess::{Rules, fen, fen::START_FEN, perft};
 use crescendo::mate::{self, MateTable, Verdict};
 use crescendo::search::bench;
 use std::sync::Arc;

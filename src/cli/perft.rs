@@ -3,7 +3,7 @@
 
 use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use clap::Args;
-use crescendo::chess::{Rules, START_FEN, fen, perft};
+use crescendo::chess::{Rules, fen, fen::START_FEN, perft};
 use crescendo::linear;
 use std::time::Instant;
 

@@ -404,7 +404,7 @@ mod tests {
             ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Scottish, true),
             ("6k1/5p1p/8/8/8/8/8/R5K1 w - - 0 1", Rules::Italian, false),
             ("4k3/8/8/8/8/8/8/R3K3 w - - 0 2", Rules::Italian, false),
-            (crate::chess::START_FEN, Rules::Italian, false),
+            (crate::chess::fen::START_FEN, Rules::Italian, false),
         ];
         let table = MateTable::new(1);
         for (text, rules, expected) in cases {

@@ -14,10 +14,10 @@
 
 use super::bounds;
 use super::tt::MateTable;
-use crate::chess::movegen::{CheckInfo, generate_checks};
-use crate::chess::position::castle_for;
+use crate::chess::castle_for;
 use crate::chess::status::is_mated;
 use crate::chess::{Bitboard, Move, MoveKind, MoveList, Position, Role, Square, legal_moves};
+use crate::chess::{CheckInfo, generate_checks};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 

@@ -7,7 +7,7 @@
 //! - hanging material: what the opponent attacks and can take in its next,
 //!   longer turn, less what the mover can still rescue with its moves left;
 //! - king exposure: the mate finder's move-budget bound
-//!   ([`crate::mate::bounds::lower_bound`]) says how many moves the opponent
+//!   (`mate::bounds::lower_bound`) says how many moves the opponent
 //!   needs at least to mate; a bound within its next turn is danger;
 //! - passed pawns against the moves they need to promote (a free pawn that
 //!   a whole turn can push home is almost a queen);

@@ -2,7 +2,7 @@
 //! on the last move of a turn (where mates come from), killers, the rest.
 
 use super::eval::VALUES;
-use crate::chess::movegen::CheckInfo;
+use crate::chess::CheckInfo;
 use crate::chess::{Move, MoveList, Position, Role};
 
 const TT_MOVE: i32 = 1 << 24;

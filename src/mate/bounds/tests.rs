@@ -115,7 +115,7 @@ fn all_mating_lines(
 #[test]
 fn restricted_bounds_keep_every_mate() {
     use super::{LastTwo, lower_bound_movable};
-    use crate::chess::position::castle_for;
+    use crate::chess::castle_for;
     use crate::chess::{Bitboard, MoveKind, Square};
     let mut lines_checked = 0;
     let mut rejected = 0;
@@ -260,7 +260,7 @@ fn bound_with_our_pieces_in_the_way_keeps_every_mate() {
 #[test]
 fn last_move_filter_keeps_every_mate() {
     use super::{LastOne, LastTwo};
-    use crate::chess::movegen::generate_checks;
+    use crate::chess::generate_checks;
     use crate::chess::{MoveKind, Role};
     let (mut mates, mut rejected, mut pairs) = (0, 0, 0);
     aggressive_games(67, 120, 5, |pos, _, cache| {
