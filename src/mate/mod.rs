@@ -21,7 +21,7 @@
 
 pub(crate) mod bounds;
 mod search;
-pub mod tt;
+mod tt;
 
 pub use tt::MateTable;
 
