@@ -11,10 +11,11 @@
 //! (`--opening T` random turns, default 2) with colours swapped. Prints
 //! W/D/L for A, the score, time forfeits and the average nodes per turn.
 
+use crescendo::Clock;
 use crescendo::chess::status::{Status, Undecided, status_with};
 use crescendo::chess::{Position, Rules, legal_moves};
 use crescendo::search::levels::{self, Baseline, Rng, Style};
-use crescendo::search::{Clock, Limits, Searcher};
+use crescendo::search::{Limits, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -6,8 +6,7 @@ use super::limits::Limits;
 use super::position::Position;
 use super::search::{SearchResult, Searcher};
 use crate::bench::BenchReport;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 /// Nominal depth of `bench` (turns).
 pub const BENCH_DEPTH: u32 = 4;
@@ -34,19 +33,14 @@ pub fn bench(
     stop: &AtomicBool,
     mut on_position: impl FnMut(usize, &SearchResult),
 ) -> BenchReport {
-    let mut nodes = 0;
-    let start = Instant::now();
-    for (i, text) in BENCH_POSITIONS.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
+    crate::bench::run(&BENCH_POSITIONS, stop, |i, text| {
         let pos = match text.parse::<Position>() {
             Ok(pos) => pos,
             Err(e) => {
                 // Cannot happen (a unit test parses them all); never panic
                 // in the engine for it.
                 log::error!("bench position {text} does not parse: {e}");
-                continue;
+                return None;
             }
         };
         let limits = Limits {
@@ -57,13 +51,9 @@ pub fn bench(
             ..Limits::default()
         };
         let result = Searcher::new(16).search(&pos, &limits, stop, &mut |_| {});
-        nodes += result.nodes;
         on_position(i, &result);
-    }
-    BenchReport {
-        nodes,
-        elapsed: start.elapsed(),
-    }
+        Some(result.nodes)
+    })
 }
 
 #[cfg(test)]

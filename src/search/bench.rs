@@ -6,8 +6,7 @@
 use super::{Limits, SearchResult, Searcher};
 use crate::chess::{Rules, fen};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 /// Nominal depth of the benchmark.
 pub const BENCH_DEPTH: u32 = 5;
@@ -22,7 +21,7 @@ pub const BENCH_FENS: [&str; 6] = [
     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 2",
 ];
 
-pub use crate::bench::BenchReport;
+use crate::bench::BenchReport;
 
 /// Runs the benchmark; `on_position` sees each position's index and result.
 /// Stops early (with the nodes so far) when `stop` is set.
@@ -32,25 +31,16 @@ pub fn run(
     stop: &Arc<AtomicBool>,
     mut on_position: impl FnMut(usize, &SearchResult),
 ) -> BenchReport {
-    let start = Instant::now();
-    let mut nodes = 0;
-    for (i, text) in BENCH_FENS.iter().enumerate() {
-        if stop.load(Ordering::Relaxed) {
-            break;
-        }
+    crate::bench::run(&BENCH_FENS, stop, |i, text| {
         let pos = fen::parse(text, rules).expect("bench positions are valid");
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()
         };
         let result = Searcher::new(16).search(&pos, &limits, stop, |_| {});
-        nodes += result.nodes;
         on_position(i, &result);
-    }
-    BenchReport {
-        nodes,
-        elapsed: start.elapsed(),
-    }
+        Some(result.nodes)
+    })
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! What bounds a search (`go`'s limits, the threads and lines, the mate
 //! budgets), and the default budgets.
 
-pub use crate::clock::Clock;
+use crate::clock::Clock;
 use std::time::Duration;
 
 /// Deepest nominal depth of iterative deepening.

@@ -31,7 +31,7 @@ mod tt;
 mod worker;
 
 pub use baseline::random_turn;
-pub use limits::{Clock, Limits, MAX_DEPTH, ROOT_MATE_NODES, SAFETY_NODES, TREE_MATE_NODES};
+pub use limits::{Limits, MAX_DEPTH, ROOT_MATE_NODES, SAFETY_NODES, TREE_MATE_NODES};
 pub use play::play;
 pub use result::{Line, SearchInfo, SearchResult};
 pub use score::{MATE, Score};
