@@ -70,30 +70,16 @@ fn run_linear(args: &PerftArgs) -> CliResult {
         linear::perft(&pos, args.turns)
     };
     let secs = started.elapsed().as_secs_f64();
-    if args.json {
-        // Written by hand to keep the key order of the chess output's
-        // documentation: `sequences` first, `seconds` last (then `divide`).
-        let mut out = format!(
-            "{{\"sequences\":{},\"games_ended\":{},\"passes\":{},\"seconds\":{}",
-            c.sequences,
-            c.games_ended,
-            c.passes,
-            serde_json::json!(secs)
-        );
-        if args.divide {
-            out.push_str(&divide_json(&parts));
-        }
-        out.push('}');
-        println!("{out}");
-    } else {
-        for (mv, n) in &parts {
-            println!("{mv}: {n}");
-        }
-        println!("sequences {}", c.sequences);
-        println!("games_ended {}", c.games_ended);
-        println!("passes {}", c.passes);
-        println!("seconds {secs:.3}");
-    }
+    print_counts(
+        args,
+        &[
+            ("sequences", c.sequences),
+            ("games_ended", c.games_ended),
+            ("passes", c.passes),
+        ],
+        secs,
+        &parts,
+    );
     Ok(())
 }
 
@@ -133,32 +119,17 @@ fn run_progressive(args: &PerftArgs, rules: Rules) -> CliResult {
         .into_iter()
         .map(|(mv, c)| (mv.uci(), c.sequences))
         .collect();
-    if args.json {
-        // Written by hand: the documented key order (serde_json's objects
-        // sort their keys), `mates` and `divide` as extensions after it.
-        let mut out = format!(
-            "{{\"sequences\":{},\"positions\":{},\"stalemates\":{},\"seconds\":{},\"mates\":{}",
-            c.sequences,
-            c.positions,
-            c.stalemates,
-            serde_json::json!(secs),
-            c.mates
-        );
-        if args.divide {
-            out.push_str(&divide_json(&parts));
-        }
-        out.push('}');
-        println!("{out}");
-    } else {
-        for (mv, n) in &parts {
-            println!("{mv}: {n}");
-        }
-        println!("sequences {}", c.sequences);
-        println!("positions {}", c.positions);
-        println!("stalemates {}", c.stalemates);
-        println!("mates {}", c.mates);
-        println!("seconds {secs:.3}");
-    }
+    print_counts(
+        args,
+        &[
+            ("sequences", c.sequences),
+            ("positions", c.positions),
+            ("stalemates", c.stalemates),
+            ("mates", c.mates),
+        ],
+        secs,
+        &parts,
+    );
     Ok(())
 }
 
@@ -201,6 +172,32 @@ fn run_chess(args: &PerftArgs, pos: &crescendo::chess::Position) -> CliResult {
 }
 
 /// `,"divide":{"e2e4":N,...}` in the order of the moves.
+/// Prints the counts, then the time; with `--divide` the count per first
+/// move. JSON is written by hand to keep the documented key order
+/// (serde_json's objects sort their keys): the first three counts,
+/// `seconds`, then the rest (the chess `mates`) and `divide`.
+fn print_counts(args: &PerftArgs, counts: &[(&str, u64)], secs: f64, parts: &[(String, u64)]) {
+    if args.json {
+        let mut fields: Vec<String> = counts.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        let seconds = format!("\"seconds\":{}", serde_json::json!(secs));
+        fields.insert(fields.len().min(3), seconds);
+        let mut out = format!("{{{}", fields.join(","));
+        if args.divide {
+            out.push_str(&divide_json(parts));
+        }
+        out.push('}');
+        println!("{out}");
+    } else {
+        for (mv, n) in parts {
+            println!("{mv}: {n}");
+        }
+        for (key, value) in counts {
+            println!("{key} {value}");
+        }
+        println!("seconds {secs:.3}");
+    }
+}
+
 fn divide_json(parts: &[(String, u64)]) -> String {
     let entries: Vec<String> = parts
         .iter()
