@@ -10,6 +10,7 @@ mod bench;
 pub mod chess;
 mod clock;
 mod color;
+pub mod gui;
 pub mod linear;
 pub mod mate;
 mod memory;
