@@ -136,7 +136,8 @@ test('Learn: an early check is refused under the Italian rules, each task is che
   for (const [a, b] of [['e1', 'd2'], ['d2', 'e2'], ['a1', 'a8']]) { await clickSquare(page, 'learn', a); await clickSquare(page, 'learn', b); await settle(page, 'learn'); }
   assert.equal(await page.getAttribute(`${view('learn')} [data-role=message]`, 'data-done'), 'last-check');
   // The Italian mate, the Scottish check and the stalemate mid-turn, by clicks.
-  const tasks = [['italian-mate', [['a4', 'b5']]], ['scottish', [['a1', 'a8']]], ['stalemate', [['e7', 'f7']]],
+  const tasks = [['growing', [['e2', 'e4'], ['e7', 'e5'], ['d7', 'd6'], ['g1', 'f3'], ['f1', 'c4'], ['b1', 'c3']]],
+    ['escape', [['e1', 'e2'], ['h1', 'h3'], ['h3', 'h4']]], ['italian-mate', [['a4', 'b5']]], ['scottish', [['a1', 'a8']]], ['stalemate', [['e7', 'f7']]],
     ['en-passant', [['e5', 'd6']]], ['quiet', [['a1', 'a2'], ['a2', 'a3'], ['a3', 'a4']]]];
   for (const [id, clicks] of tasks) {
     await page.click(`[data-lesson=${id}]`);

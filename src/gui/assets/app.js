@@ -873,7 +873,7 @@ const LESSONS = [
   },
   {
     id: 'quiet', title: 'Ten quiet turns', rules: 'italian', fen: '4k3/8/8/8/8/8/8/R3K3 w - - 9 3',
-    text: 'Ten turns in a row without a capture or a pawn move draw the game, unless the player to move can mate in that turn. Nine have passed: make the tenth quiet turn (no capture, no check needed).',
+    text: 'Ten turns in a row without a capture or a pawn move draw the game, unless the player to move can mate in that turn. Nine have passed: make the tenth quiet turn: no capture and no pawn move.',
     done: (s) => s.status === 'ten quiet turns',
   },
   {
