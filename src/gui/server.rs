@@ -139,9 +139,11 @@ async fn websocket(
         return refuse(StatusCode::SERVICE_UNAVAILABLE, "too many tabs open");
     }
     let guard = TabGuard(Arc::clone(&shared));
+    // A message a little over the relay's limit is answered with an error
+    // line; one far over it ends the socket (axum refuses to buffer it).
     upgrade
-        .max_message_size(relay::MAX_MESSAGE)
-        .max_frame_size(relay::MAX_MESSAGE)
+        .max_message_size(4 * relay::MAX_MESSAGE)
+        .max_frame_size(4 * relay::MAX_MESSAGE)
         .on_upgrade(move |socket| async move {
             relay::run(socket).await;
             drop(guard);
