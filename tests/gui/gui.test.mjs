@@ -212,6 +212,36 @@ test('a game against Novice: whole turns by clicks and drags, a move taken back,
   assert.ok(!state.over);
 });
 
+test('a promotion asks for the piece; a bad start FEN is refused with the reason', async (page) => {
+  await newGame(page, { rules: 'italian', opponent: 'human', clock: 'none', fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1' });
+  await clickSquare(page, 'play', 'a7');
+  await clickSquare(page, 'play', 'a8');
+  await page.waitForSelector('#promo:not(.hidden) button[data-promo=n]');
+  await page.screenshot({ path: join(shots, 'play-promotion.png') });
+  await page.click('#promo button[data-promo=n]');
+  await settle(page, 'play');
+  assert.equal(await page.getAttribute(`${view('play')} .sq[data-sq=a8] img`, 'alt'), 'wN');
+  await newGame(page, { fen: '8/8/8/8/8/8/8/8 w - - 0 1' });
+  assert.match(await page.textContent(`${view('play')} [data-role=message]`), /Start FEN refused: position fen: /);
+  await newGame(page, { fen: '' });
+});
+
+test('a whole game against each level', async (page) => {
+  for (const level of ['Novice', 'Beginner', 'Casual', 'Intermediate', 'Club', 'Full']) {
+    await newGame(page, { rules: 'italian', opponent: 'engine', level, colour: level === 'Casual' ? 'black' : 'white', clock: 'none', think: '300' });
+    for (let k = 0; k < 200; k++) {
+      await settle(page, 'play');
+      const { state } = await sessionInfo(page, 'play');
+      if (state.over) break;
+      await clickMove(page, 'play', (legal) => legal.find((m) => !/[x+#]/.test(m.san)) || legal[0]);
+    }
+    await settle(page, 'play');
+    assert.match(await page.textContent(`${view('play')} .result`), /(1-0|0-1|½–½) · /, level);
+    console.log(`     ${level}: ${await page.textContent(`${view('play')} .result`)}, ${(await sessionInfo(page, 'play')).state.turns.length} turns`);
+  }
+  await page.screenshot({ path: join(shots, 'play-vs-full-result.png') });
+});
+
 test('Analysis: best turn and mate hint', async (page) => {
   await newGame(page, { rules: 'italian', opponent: 'human', clock: 'none' });
   for (const [a, b] of [['e2', 'e4'], ['f7', 'f6'], ['g7', 'g5']]) { await clickSquare(page, 'play', a); await clickSquare(page, 'play', b); await settle(page, 'play'); }

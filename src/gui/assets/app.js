@@ -331,6 +331,7 @@ class Session {
   }
 
   onSquare(sq, how) {
+    $('#promo').classList.add('hidden');
     if (!this.humanToMove()) return;
     const same = this.picked.length === 1 && this.picked[0] === sq;
     if (how === 'up') { if (same && this.wasPicked) { this.picked = []; this.render(); } this.wasPicked = false; return; }
@@ -365,6 +366,7 @@ class Session {
 
   choosePromotion(moves) {
     const box = $('#promo');
+    moves = [...moves].sort((a, b) => 'qrbn'.indexOf(a.promotion) - 'qrbn'.indexOf(b.promotion));
     const colour = this.state.side === 'white' ? 'w' : 'b';
     box.replaceChildren(...moves.map((m) => el('button', {
       type: 'button', 'data-promo': m.promotion, title: m.san,
@@ -548,6 +550,7 @@ class PlaySession extends Session {
         el('input', { type: 'number', name: 'customMin', min: 1, max: 180, value: this.setup.customMin, style: 'width:70px', 'aria-label': 'minutes' }), 'min +',
         el('input', { type: 'number', name: 'customInc', min: 0, max: 60, value: this.setup.customInc, style: 'width:60px', 'aria-label': 'increment' }), 's'),
       el('label', { for: 'play-think', class: 'think' }, 'Engine time'), sel('think', [['300', '0.3 s a turn'], ['1000', '1 s a turn'], ['3000', '3 s a turn'], ['10000', '10 s a turn']], String(this.setup.think)),
+      el('label', { for: 'play-fen', class: 'chesso' }, 'Start FEN'), el('input', { type: 'text', name: 'fen', id: 'play-fen', class: 'chesso', placeholder: 'empty: the start position', value: '' }),
       el('label', { for: 'play-lpboard', class: 'lpo' }, 'Board'), el('div', { class: 'row lpo' },
         el('select', { name: 'lpboard', id: 'play-lpboard' }, LP_BOARDS.map((b) => el('option', { value: b, selected: b === this.setup.lp.board }, b)), el('option', { value: 'custom' }, 'Custom…')),
         el('input', { type: 'text', name: 'lpcustom', placeholder: 'e.g. 7x5 or #4#/6/6/#4#', style: 'width:150px', class: 'lpcustom' })),
@@ -568,6 +571,7 @@ class PlaySession extends Session {
       for (const e of f.querySelectorAll('.think')) e.classList.toggle('hidden', !eng || d.clock !== 'none');
       f.elements.think.classList.toggle('hidden', !eng || d.clock !== 'none');
       for (const e of f.querySelectorAll('.lpo')) e.classList.toggle('hidden', d.rules !== 'linear');
+      for (const e of f.querySelectorAll('.chesso')) e.classList.toggle('hidden', d.rules === 'linear');
       f.elements.lpcustom.classList.toggle('hidden', d.lpboard !== 'custom');
     };
     f.addEventListener('change', update);
@@ -583,6 +587,7 @@ class PlaySession extends Session {
       rules: d.rules, opponent: d.opponent, level: d.level, colour: d.colour, clock: d.clock,
       customMin: Number(d.customMin) || 10, customInc: Number(d.customInc) || 0, think: Number(d.think) || 1000,
       lp: { board: lpBoard, equal: !!d.lpequal, blockers: !!d.lpblockers },
+      fen: d.rules === 'linear' ? '' : (d.fen || '').trim().replace(/\s+/g, ' '),
     };
   }
 
@@ -591,7 +596,7 @@ class PlaySession extends Session {
     const st = this.setup;
     this.generation++;
     if (this.busy) this.engine.stop();
-    this.game = { rules: st.rules, lp: { ...st.lp }, fen: null, moves: [] };
+    this.game = { rules: st.rules, lp: { ...st.lp }, fen: st.fen || null, moves: [] };
     const colour = st.colour === 'random' ? (Math.random() < 0.5 ? 'white' : 'black') : st.colour;
     this.humans = st.opponent === 'engine' ? new Set([colour]) : new Set(['white', 'black']);
     this.engineSide = st.opponent === 'engine' ? (colour === 'white' ? 'black' : 'white') : null;
@@ -610,6 +615,16 @@ class PlaySession extends Session {
     if (this.lp) {
       const st2 = await this.ask([]);
       if (st2.state && st2.state.lp.board !== this.game.lp.board) this.game.lp.board = this.engine.options.LP_Board = st2.state.lp.board;
+    }
+    if (this.game.fen) {
+      const probe = await this.ask([]);
+      if (probe.errors.length) {
+        this.game.fen = null;
+        this.busy = false;
+        await this.sync();
+        this.say(`Start FEN refused: ${probe.errors[0]}`, 'bad');
+        return;
+      }
     }
     this.busy = false;
     await this.sync();
