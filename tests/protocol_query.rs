@@ -1,90 +1,26 @@
 //! The GUI queries `legal` and `state` (protocol.md, "Queries for a GUI"),
 //! driven through the real binary's pipes.
 
+#[path = "support/engine.rs"]
+mod engine;
+
 use crescendo::chess::{Position, Rules, fen, legal_moves};
+use engine::Engine;
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(30);
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+/// Sends a query and parses its one-line JSON reply.
+fn query(e: &mut Engine, keyword: &str) -> Value {
+    e.send(keyword);
+    let line = e.until(&format!("{keyword} ")).pop().unwrap();
+    serde_json::from_str(&line[keyword.len() + 1..]).expect("one JSON object")
 }
 
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_crescendo"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn next(&self) -> String {
-        self.lines.recv_timeout(TIMEOUT).expect("a line in time")
-    }
-
-    /// The lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        loop {
-            let line = self.next();
-            let done = line.starts_with(prefix);
-            out.push(line);
-            if done {
-                return out;
-            }
-        }
-    }
-
-    /// Sends a query and parses its one-line JSON reply.
-    fn query(&mut self, keyword: &str) -> Value {
-        self.send(keyword);
-        let line = self.until(&format!("{keyword} ")).pop().unwrap();
-        serde_json::from_str(&line[keyword.len() + 1..]).expect("one JSON object")
-    }
-
-    /// Sends a command, then `isready`; the lines before `readyok`.
-    fn sync(&mut self, line: &str) -> Vec<String> {
-        self.send(line);
-        self.send("isready");
-        let mut lines = self.until("readyok");
-        lines.pop();
-        lines
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let _ = self.child.wait();
-    }
+/// Sends a command; the lines it prints (up to the `readyok` of an `isready`).
+fn sync(e: &mut Engine, line: &str) -> Vec<String> {
+    e.send(line);
+    e.sync()
 }
 
 fn moves_of(v: &Value, key: &str) -> Vec<String> {
@@ -100,7 +36,7 @@ fn moves_of(v: &Value, key: &str) -> Vec<String> {
 fn legal_lists_the_next_moves_of_the_turn_in_uci_and_san() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 e7e5 d8h4");
-    let v = e.query("legal");
+    let v = query(&mut e, "legal");
     let mut uci = moves_of(&v, "uci");
     let pos = fen::parse(
         "rnb1kbnr/pppp1ppp/8/4p3/4P2q/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 3",
@@ -120,9 +56,12 @@ fn legal_lists_the_next_moves_of_the_turn_in_uci_and_san() {
 fn legal_leaves_out_an_early_italian_check_and_position_says_why() {
     let mut e = Engine::start();
     e.send("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3");
-    let v = e.query("legal");
+    let v = query(&mut e, "legal");
     assert!(!moves_of(&v, "uci").contains(&"a1a8".to_string()));
-    let lines = e.sync("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3 moves a1a8");
+    let lines = sync(
+        &mut e,
+        "position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3 moves a1a8",
+    );
     assert_eq!(
         lines,
         vec![
@@ -131,7 +70,7 @@ fn legal_leaves_out_an_early_italian_check_and_position_says_why() {
     );
     // On the last move the same check is legal and listed, with its SAN.
     e.send("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3 moves e1d2 d2e2");
-    let v = e.query("legal");
+    let v = query(&mut e, "legal");
     let check = v["moves"]
         .as_array()
         .unwrap()
@@ -146,7 +85,7 @@ fn legal_leaves_out_an_early_italian_check_and_position_says_why() {
 fn legal_gives_each_promotion_piece() {
     let mut e = Engine::start();
     e.send("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1");
-    let v = e.query("legal");
+    let v = query(&mut e, "legal");
     let mut promotions: Vec<String> = v["moves"]
         .as_array()
         .unwrap()
@@ -163,7 +102,7 @@ fn legal_gives_each_promotion_piece() {
 fn state_gives_the_turn_the_moves_and_the_last_turn() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 e7e5,d8h4 g2g3");
-    let s = e.query("state");
+    let s = query(&mut e, "state");
     assert_eq!(s["variant"], "progressive");
     assert_eq!(s["rules"], "italian");
     assert_eq!(s["side"], "white");
@@ -217,7 +156,7 @@ fn state_reports_the_result_and_its_reason() {
         ),
     ] {
         e.send(&format!("position fen {fen} moves {moves}"));
-        let s = e.query("state");
+        let s = query(&mut e, "state");
         assert_eq!(s["status"], status, "{fen}");
         assert_eq!(s["result"], result, "{fen}");
         assert_eq!(s["over"], true);
@@ -225,7 +164,7 @@ fn state_reports_the_result_and_its_reason() {
         assert!(pgn.contains(&format!("[FEN \"{fen}\"]")), "{pgn}");
     }
     e.send("position startpos moves e2e4 e7e5 b8c6 d1h5 f1c4 h5f7");
-    let s = e.query("state");
+    let s = query(&mut e, "state");
     assert_eq!(s["status"], "checkmate");
     assert_eq!(s["winner"], "white");
     assert_eq!(s["last_turn"]["moves"][2]["san"], "Qxf7#");
@@ -235,9 +174,12 @@ fn state_reports_the_result_and_its_reason() {
 #[test]
 fn a_scottish_check_ends_the_turn_in_the_state() {
     let mut e = Engine::start();
-    e.sync("setoption name UCI_Variant value progressive-scottish");
+    sync(
+        &mut e,
+        "setoption name UCI_Variant value progressive-scottish",
+    );
     e.send("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3 moves a1a8");
-    let s = e.query("state");
+    let s = query(&mut e, "state");
     assert_eq!(s["rules"], "scottish");
     assert_eq!(s["side"], "black");
     assert_eq!(s["turn_length"], 4);
@@ -250,21 +192,24 @@ fn a_scottish_check_ends_the_turn_in_the_state() {
 fn the_queries_describe_the_last_good_position() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4");
-    let lines = e.sync("position startpos moves e2e4 e2e5");
+    let lines = sync(&mut e, "position startpos moves e2e4 e2e5");
     assert!(lines[0].starts_with("info string error: position: entry 2"));
-    let s = e.query("state");
+    let s = query(&mut e, "state");
     assert_eq!(s["side"], "black");
     assert_eq!(s["turns"].as_array().unwrap().len(), 1);
     // ucinewgame and a change of game start afresh.
-    e.sync("ucinewgame");
-    assert_eq!(e.query("state")["turns"].as_array().unwrap().len(), 0);
+    sync(&mut e, "ucinewgame");
+    assert_eq!(query(&mut e, "state")["turns"].as_array().unwrap().len(), 0);
     e.send("position startpos moves e2e4");
-    e.sync("setoption name UCI_Variant value progressive-scottish");
-    let s = e.query("state");
+    sync(
+        &mut e,
+        "setoption name UCI_Variant value progressive-scottish",
+    );
+    let s = query(&mut e, "state");
     assert_eq!(s["rules"], "scottish");
     assert_eq!(s["turns"].as_array().unwrap().len(), 0);
     assert!(
-        e.sync("legal now")[0].contains("'legal' takes no arguments"),
+        sync(&mut e, "legal now")[0].contains("'legal' takes no arguments"),
         "arguments are refused"
     );
     e.quit();
@@ -277,8 +222,8 @@ fn the_queries_answer_at_once_while_a_search_runs() {
     e.send("go infinite");
     thread::sleep(Duration::from_millis(100));
     let start = Instant::now();
-    let s = e.query("state");
-    let v = e.query("legal");
+    let s = query(&mut e, "state");
+    let v = query(&mut e, "legal");
     let took = start.elapsed();
     assert_eq!(s["turn_length"], 3);
     assert!(!moves_of(&v, "uci").is_empty());
@@ -291,15 +236,18 @@ fn the_queries_answer_at_once_while_a_search_runs() {
 #[test]
 fn linear_progression_queries_give_the_board_shape_and_move_text() {
     let mut e = Engine::start();
-    e.sync("setoption name UCI_Variant value linear-progression");
-    e.sync("setoption name LP_Board value 6x4");
-    e.sync("setoption name LP_Blockers value true");
-    let v = e.query("legal");
+    sync(
+        &mut e,
+        "setoption name UCI_Variant value linear-progression",
+    );
+    sync(&mut e, "setoption name LP_Board value 6x4");
+    sync(&mut e, "setoption name LP_Blockers value true");
+    let v = query(&mut e, "legal");
     let drops = moves_of(&v, "move");
     assert!(drops.contains(&"@c2+a1".to_string()), "{drops:?}");
     assert!(v["moves"][0]["kind"] == "drop");
     e.send("position startpos moves @c2+a1 @d3+f4");
-    let s = e.query("state");
+    let s = query(&mut e, "state");
     assert_eq!(s["variant"], "linear-progression");
     assert_eq!(
         s["board"],
@@ -313,7 +261,7 @@ fn linear_progression_queries_give_the_board_shape_and_move_text() {
     assert_eq!(s["lp"]["drop"], false);
     assert_eq!(s["side"], "white");
     assert_eq!(s["last_turn"]["moves"][0]["uci"], "@d3+f4");
-    let v = e.query("legal");
+    let v = query(&mut e, "legal");
     let slide = v["moves"]
         .as_array()
         .unwrap()
@@ -333,12 +281,12 @@ fn linear_progression_queries_give_the_board_shape_and_move_text() {
         )
     );
     // A game to its end: the state gives the result and the counts.
-    e.sync("setoption name LP_Blockers value false");
-    e.sync("setoption name LP_Board value 4/4/4/4");
+    sync(&mut e, "setoption name LP_Blockers value false");
+    sync(&mut e, "setoption name LP_Board value 4/4/4/4");
     let mut moves: Vec<String> = Vec::new();
     for _ in 0..40 {
         e.send(&format!("position startpos moves {}", moves.join(" ")));
-        let s = e.query("state");
+        let s = query(&mut e, "state");
         if s["over"] == true {
             assert!(["board full", "both passed"].contains(&s["status"].as_str().unwrap()));
             assert!(["1-0", "0-1", "1/2-1/2"].contains(&s["result"].as_str().unwrap()));
@@ -348,10 +296,11 @@ fn linear_progression_queries_give_the_board_shape_and_move_text() {
                     .unwrap()
                     .contains("[Variant \"Linear Progression\"]")
             );
-            assert_eq!(e.query("legal")["moves"].as_array().unwrap().len(), 0);
-            return e.quit();
+            assert_eq!(query(&mut e, "legal")["moves"].as_array().unwrap().len(), 0);
+            e.quit();
+            return;
         }
-        let v = e.query("legal");
+        let v = query(&mut e, "legal");
         moves.push(moves_of(&v, "move")[0].clone());
     }
     panic!("a 4x4 game lasts at most 40 turns");

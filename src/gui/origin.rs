@@ -43,7 +43,7 @@ pub fn websocket_allowed(hosts: &[String], host: Option<&str>, origin: Option<&s
         return false;
     };
     let host = host.to_ascii_lowercase();
-    hosts.iter().any(|h| *h == host) && origin.eq_ignore_ascii_case(&format!("http://{host}"))
+    hosts.contains(&host) && origin.eq_ignore_ascii_case(&format!("http://{host}"))
 }
 
 /// May a plain page request with this `Host` be answered?

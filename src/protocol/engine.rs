@@ -3,10 +3,11 @@
 //! `isready` and `quit` are answered at once in every state.
 
 use super::command::{self, Command, Go, Start};
-use super::game::{Game, Job, JobContext, Variant};
+use super::game::{Game, Job, JobContext};
 use super::options::{Changed, Options};
 use super::output::Output;
 use super::query::{self, Record};
+use crate::Variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;

@@ -7,11 +7,12 @@
 //! list, a move generation and a bounded status test.
 
 use super::command::Start;
-use super::game::Variant;
 use super::options::Options;
 use super::progressive::bounded_status;
+use crate::Variant;
 use crate::chess::notation::{GameRecord, parse_uci, san, split_turns};
-use crate::chess::{Color, Move, Position, Rules, Square, fen, legal_moves};
+use crate::chess::{Move, Position, Rules, Square, fen, legal_moves};
+use crate::color::Color;
 use crate::linear;
 use serde_json::{Value, json};
 
@@ -57,13 +58,6 @@ pub fn state_line(options: &Options, record: &Record) -> Result<String, String> 
     Ok(format!("state {value}"))
 }
 
-fn rules_of(variant: Variant) -> Rules {
-    match variant {
-        Variant::ProgressiveScottish => Rules::Scottish,
-        _ => Rules::Italian,
-    }
-}
-
 fn colour_name(c: Color) -> &'static str {
     match c {
         Color::White => "white",
@@ -76,7 +70,7 @@ fn replay_chess(
     options: &Options,
     record: &Record,
 ) -> Result<(Position, Position, Vec<Move>), String> {
-    let rules = rules_of(options.variant);
+    let rules = options.variant.rules().unwrap_or(Rules::Italian);
     let start = match &record.start {
         Start::StartPos => Position::startpos(rules),
         Start::Fen(text) => fen::parse(text, rules).map_err(|e| format!("position fen: {e}"))?,
@@ -242,13 +236,6 @@ fn linear_moves(pos: &linear::Position) -> Vec<Value> {
         .collect()
 }
 
-fn linear_colour(c: linear::Colour) -> &'static str {
-    match c {
-        linear::Colour::White => "white",
-        linear::Colour::Black => "black",
-    }
-}
-
 /// The grid, top rank first: `w`/`b` tokens, `.` empty, `#` removed
 /// (blockers are given apart, as they stand on top of a cell).
 fn linear_rows(pos: &linear::Position) -> Vec<String> {
@@ -259,8 +246,8 @@ fn linear_rows(pos: &linear::Position) -> Vec<String> {
             (0..board.width())
                 .map(|file| match linear::Square::new(file, rank) {
                     Some(sq) if !board.is_usable(sq) => '#',
-                    Some(sq) if pos.tokens(linear::Colour::White).contains(sq) => 'w',
-                    Some(sq) if pos.tokens(linear::Colour::Black).contains(sq) => 'b',
+                    Some(sq) if pos.tokens(linear::Color::White).contains(sq) => 'w',
+                    Some(sq) if pos.tokens(linear::Color::Black).contains(sq) => 'b',
                     _ => '.',
                 })
                 .collect()
@@ -278,12 +265,11 @@ fn linear_state(options: &Options, record: &Record) -> Result<Value, String> {
                 linear::EndReason::BoardFull => "board full",
                 linear::EndReason::BothPassed => "both passed",
             };
-            let winner = match r.outcome {
-                linear::Outcome::WhiteWins => Some("white"),
-                linear::Outcome::BlackWins => Some("black"),
-                linear::Outcome::Draw => None,
-            };
-            (reason, Some(linear::result_token(&pos)), winner)
+            (
+                reason,
+                Some(linear::result_token(&pos)),
+                r.winner.map(colour_name),
+            )
         }
     };
     let mut p = start;
@@ -293,7 +279,7 @@ fn linear_state(options: &Options, record: &Record) -> Result<Value, String> {
         .map(|(i, &mv)| {
             let v = json!({
                 "number": i + 1,
-                "side": linear_colour(p.side_to_move()),
+                "side": colour_name(p.side_to_move()),
                 "from_move": 0,
                 "moves": [{ "uci": mv.to_string(), "san": mv.to_string() }],
             });
@@ -317,17 +303,17 @@ fn linear_state(options: &Options, record: &Record) -> Result<Value, String> {
             "height": board.height(),
             "equal_moves": rules.equal_moves,
             "blockers": rules.blockers,
-            "blocker_white": blocker(linear::Colour::White),
-            "blocker_black": blocker(linear::Colour::Black),
+            "blocker_white": blocker(linear::Color::White),
+            "blocker_black": blocker(linear::Color::Black),
             "last_end": pos.last_end().map(|s| s.to_string()),
             "drop": pos.is_drop_turn(),
             "must_pass": !pos.is_over() && pos.legal_moves() == [linear::Move::Pass],
             "final_move": pos.is_final_move(),
-            "white": pos.count(linear::Colour::White),
-            "black": pos.count(linear::Colour::Black),
+            "white": pos.count(linear::Color::White),
+            "black": pos.count(linear::Color::Black),
             "empty": pos.empty_squares().len(),
         },
-        "side": linear_colour(pos.side_to_move()),
+        "side": colour_name(pos.side_to_move()),
         "turn": moves.len() + 1,
         "turn_length": 1,
         "moves_made": 0,

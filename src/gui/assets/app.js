@@ -331,7 +331,7 @@ class Session {
   }
 
   onSquare(sq, how) {
-    $('#promo').classList.add('hidden');
+    if (how !== 'up') $('#promo').classList.add('hidden');
     if (!this.humanToMove()) return;
     const same = this.picked.length === 1 && this.picked[0] === sq;
     if (how === 'up') { if (same && this.wasPicked) { this.picked = []; this.render(); } this.wasPicked = false; return; }
