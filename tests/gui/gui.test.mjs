@@ -163,7 +163,7 @@ test('a Linear Progression game on a 6x4 board, against the engine', async (page
   }
   await settle(page, 'play');
   const result = await page.textContent(`${view('play')} .result`);
-  assert.match(result, /(1-0|0-1|½–½) · (board full|both passed) \(White \d+, Black \d+\)/);
+  assert.match(result, /(1-0 · White wins|0-1 · Black wins|½–½ · draw): (board full|both passed) \(White \d+, Black \d+\)/);
   await page.screenshot({ path: join(shots, 'lp-6x4-result.png') });
 }, true);
 

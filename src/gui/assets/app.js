@@ -435,7 +435,10 @@ class Session {
     if (this.flag) return this.flag;
     if (!s.over) return '';
     const score = s.result === '1/2-1/2' ? '½–½' : s.result;
-    if (this.lp) return `${score} · ${s.status} (White ${s.lp.white}, Black ${s.lp.black})`;
+    if (this.lp) {
+      const who = s.winner ? `${cap(s.winner)} wins` : 'draw';
+      return `${score} · ${who}: ${s.status} (White ${s.lp.white}, Black ${s.lp.black})`;
+    }
     const who = s.winner ? `${cap(s.winner)} wins by ${s.status}` : `draw: ${s.status}`;
     return `${score} · ${who}`;
   }
