@@ -176,6 +176,11 @@ test('a game against Novice: whole turns by clicks and drags, a move taken back,
     const { state } = await sessionInfo(page, 'play');
     if (state.over) break;
     assert.equal(state.side, 'white');
+    if (turn === 1) {
+      // The engine's last turn is marked, its moves numbered in order.
+      assert.ok(await page.$(`${view('play')} .sq .badge.past`), 'the engine\'s turn is numbered');
+      await page.screenshot({ path: join(shots, 'play-after-engine-turn.png') });
+    }
     const shown = await page.getAttribute(`${view('play')} [data-turn]`, 'data-turn');
     assert.equal(Number(shown), state.turn_length);
     for (let k = 0; k < state.turn_length; k++) {
@@ -187,7 +192,7 @@ test('a game against Novice: whole turns by clicks and drags, a move taken back,
       if (!tookBack && turn >= 1 && k === 0) {
         const s2 = (await sessionInfo(page, 'play')).state;
         assert.equal(s2.moves_made, 1);
-        assert.ok(await page.$(`${view('play')} .sq .badge`), 'the turn\'s move is marked');
+        assert.ok(await page.$(`${view('play')} .sq .badge:not(.past)`), 'the turn\'s move is marked');
         await page.screenshot({ path: join(shots, 'play-mid-turn.png') });
         await page.click(`${view('play')} #undo-move`);
         await settle(page, 'play');

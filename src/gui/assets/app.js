@@ -211,7 +211,7 @@ class BoardView {
         if (c.token) d.append(el('div', { class: 'token ' + c.token }));
         if (c.blocker) d.append(el('div', { class: 'blocker ' + c.blocker }, c.blocker === 'w' ? 'W' : 'B'));
         const badge = spec.badges.get(name);
-        if (badge) d.append(el('span', { class: 'badge' }, badge));
+        if (badge) d.append(el('span', { class: badge.cls }, badge.text));
         if (row === height - 1) d.append(el('span', { class: 'coord file' }, fileName(f)));
         if (col === 0) d.append(el('span', { class: 'coord rank' }, r + 1));
         this.root.append(d);
@@ -386,8 +386,16 @@ class Session {
     const badges = new Map();
     const mark = (sq, c) => { if (!sq) return; if (!marks.has(sq)) marks.set(sq, []); marks.get(sq).push(c); };
     const squaresOf = (mv) => this.lp ? lpSquares(mv.uci) : [mv.uci.slice(0, 2), mv.uci.slice(2, 4)];
-    if (s.last_turn && !s.current_turn.length) for (const mv of s.last_turn.moves) squaresOf(mv).forEach((q) => mark(q, 'last'));
-    s.current_turn.forEach((mv, i) => { const [a, b] = squaresOf(mv); mark(a, 'turnmove'); mark(b, 'turnmove'); badges.set(b, String(i + 1)); });
+    // The last turn's moves, numbered in their order (a long turn of the
+    // engine is easier to follow), then the moves of the turn being made.
+    if (s.last_turn && !s.current_turn.length) {
+      s.last_turn.moves.forEach((mv, i) => {
+        const sq = squaresOf(mv);
+        sq.forEach((q) => mark(q, 'last'));
+        if (s.last_turn.moves.length > 1 && sq.length) badges.set(sq[sq.length - 1], { text: String(i + 1), cls: 'badge past' });
+      });
+    }
+    s.current_turn.forEach((mv, i) => { const [a, b] = squaresOf(mv); mark(a, 'turnmove'); mark(b, 'turnmove'); badges.set(b, { text: String(i + 1), cls: 'badge' }); });
     for (const q of this.picked) mark(q, 'sel');
     if (this.picked.length) {
       const next = new Set(this.candidates().map((m) => this.path(m)[this.picked.length]).filter(Boolean));
