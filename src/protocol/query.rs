@@ -9,10 +9,10 @@
 use super::command::Start;
 use super::options::Options;
 use super::progressive::bounded_status;
+use crate::Color;
 use crate::Variant;
 use crate::chess::notation::{GameRecord, parse_uci, san, split_turns};
 use crate::chess::{Move, Position, Rules, Square, fen, legal_moves};
-use crate::color::Color;
 use crate::linear;
 use serde_json::{Value, json};
 
