@@ -12,6 +12,7 @@ use super::progressive::bounded_status;
 use crate::Color;
 use crate::Variant;
 use crate::chess::notation::{GameRecord, parse_uci, san, split_turns};
+use crate::chess::status::Status;
 use crate::chess::{Move, Position, Rules, Square, fen, legal_moves};
 use crate::linear;
 use serde_json::{Value, json};
@@ -157,8 +158,7 @@ fn chess_state(options: &Options, record: &Record) -> Result<Value, String> {
         _ => (Vec::new(), turn_list.last().cloned()),
     };
     let winner = match status {
-        crate::chess::Status::Checkmate { winner }
-        | crate::chess::Status::ItalianMate { winner } => Some(colour_name(winner)),
+        Status::Checkmate { winner } | Status::ItalianMate { winner } => Some(colour_name(winner)),
         _ => None,
     };
     let mut game = GameRecord::new(start.clone());
