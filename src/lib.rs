@@ -3,13 +3,15 @@
 //! The two games: [`chess`] (Progressive chess, the rules only) with its
 //! [`search`] and [`mate`] finder, and [`linear`] (Linear Progression, rules
 //! and search). [`protocol`] is the engine process; [`arena`] the match
-//! runner. A turn is decided in `search/play.rs` ([`search::play`]).
+//! runner; [`gui`] the local web GUI. A turn is decided in `search/play.rs`
+//! ([`search::play`]).
 
 pub mod arena;
 mod bench;
 pub mod chess;
 mod clock;
 mod color;
+pub mod gui;
 pub mod linear;
 pub mod mate;
 mod memory;

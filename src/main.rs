@@ -32,6 +32,8 @@ enum Command {
     Analyse(cli::analyse::AnalyseArgs),
     /// Play a match between two engines and report the score, Elo and SPRT.
     Match(cli::matches::MatchArgs),
+    /// Serve the local web GUI: play, analyse and learn in the browser.
+    Gui(cli::gui::GuiArgs),
     /// A random mover speaking the protocol (a baseline and test opponent).
     #[command(hide = true)]
     RandomEngine(cli::matches::RandomEngineArgs),
@@ -69,6 +71,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(&args),
         Some(Command::Analyse(args)) => cli::analyse::run(&args),
         Some(Command::Match(args)) => cli::matches::run(&args),
+        Some(Command::Gui(args)) => cli::gui::run(&args),
         Some(Command::RandomEngine(args)) => cli::matches::run_random_engine(&args),
     };
     match result {

@@ -2,7 +2,7 @@
 
 use super::bitboard::{Color, Role, Square};
 use super::fen::{self, START_FEN};
-use super::movegen::{CheckInfo, legal_moves};
+use super::movegen::{CheckInfo, generate_king_safe, legal_moves};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
 use super::rules::Rules;
@@ -59,14 +59,28 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, MoveError> {
         .iter()
         .copied()
         .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion);
-    found.ok_or_else(|| move_err(text, illegal_reason(pos, from)))
+    found.ok_or_else(|| move_err(text, illegal_reason(pos, from, to, promotion)))
 }
 
-fn illegal_reason(pos: &Position, from: Square) -> String {
+fn illegal_reason(pos: &Position, from: Square, to: Square, promotion: Option<Role>) -> String {
     let whose = pos.side_to_move().name();
+    // A move that keeps the king safe but is not legal can only be a check
+    // the Italian rules forbid before the turn's last move.
+    let early_check = || {
+        let mut ordinary = super::moves::MoveList::new();
+        generate_king_safe(pos, &mut ordinary);
+        ordinary
+            .iter()
+            .any(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
+    };
     match pos.piece_at(from) {
         None => format!("illegal move: no piece on {from}"),
         Some(p) if p.color != pos.side_to_move() => format!("illegal move: {whose} is to move"),
+        Some(_) if !pos.check_allowed() && early_check() => format!(
+            "illegal move: it gives check with move {} of {} (Italian rules: only the last move of a turn may give check)",
+            pos.moves_made() + 1,
+            pos.turn_length()
+        ),
         Some(_) if !pos.check_allowed() => {
             "illegal move (a move may give check only as the last move of the turn under the Italian rules, and the king may not be left in check)".to_string()
         }

@@ -3,6 +3,7 @@
 
 pub mod analyse;
 pub mod bench;
+pub mod gui;
 pub mod matches;
 pub mod mate;
 pub mod perft;

@@ -27,6 +27,10 @@ pub enum Command {
     Display,
     /// `bench [depth]`.
     Bench(Option<u32>),
+    /// `legal`: the legal next moves, one JSON line (see [`super::query`]).
+    Legal,
+    /// `state`: the game state, one JSON line (see [`super::query`]).
+    State,
 }
 
 /// Where a `position` command starts.
@@ -92,6 +96,8 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "quit" => simple(Command::Quit),
         "stop" => simple(Command::Stop),
         "d" => simple(Command::Display),
+        "legal" => simple(Command::Legal),
+        "state" => simple(Command::State),
         "debug" => parse_debug(rest),
         "setoption" => parse_setoption(rest),
         "position" => parse_position(rest),

@@ -6,6 +6,8 @@ use super::command::{self, Command, Go, Start};
 use super::game::{Game, Job, JobContext};
 use super::options::{Changed, Options};
 use super::output::Output;
+use super::query::{self, Record};
+use crate::Variant;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
@@ -37,6 +39,8 @@ pub struct Engine {
     game: Box<dyn Game>,
     out: Output,
     running: Option<Running>,
+    /// The last accepted `position`, for the GUI queries.
+    record: Record,
 }
 
 impl Engine {
@@ -49,6 +53,7 @@ impl Engine {
             game,
             out,
             running: None,
+            record: Record::default(),
         }
     }
 
@@ -86,6 +91,8 @@ impl Engine {
                 }
             }
             Command::Bench(depth) => self.bench(depth),
+            Command::Legal => self.query(query::legal_line),
+            Command::State => self.query(query::state_line),
         }
         Flow::Continue
     }
@@ -163,6 +170,15 @@ impl Engine {
             );
         }
         self.game.new_game();
+        self.record = Record::default();
+    }
+
+    /// Answers a GUI query (never touching the running job).
+    fn query(&mut self, answer: fn(&Options, &Record) -> Result<String, String>) {
+        match answer(&self.options, &self.record) {
+            Ok(line) => self.out.line(&line),
+            Err(e) => self.out.error(&e),
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -179,6 +195,13 @@ impl Engine {
             return self.out.error(&format!(
                 "setoption: cannot change '{name}' while searching (send stop first)"
             ));
+        }
+        let new_rules = changed == Changed::Variant
+            || (changed == Changed::GameRules
+                && next.variant == Variant::LinearProgression
+                && next.lp != self.options.lp);
+        if new_rules {
+            self.record = Record::default();
         }
         match changed {
             Changed::Variant => self.game = super::game::new_game(next.variant, &next),
@@ -208,8 +231,14 @@ impl Engine {
     }
 
     fn position(&mut self, start: &Start, moves: &[String]) {
-        if let Err(e) = self.game.set_position(start, moves) {
-            self.out.error(&e);
+        match self.game.set_position(start, moves) {
+            Ok(()) => {
+                self.record = Record {
+                    start: start.clone(),
+                    entries: moves.to_vec(),
+                }
+            }
+            Err(e) => self.out.error(&e),
         }
     }
 

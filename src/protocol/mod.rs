@@ -8,6 +8,7 @@
 //! - [`game`] is the interface to a game; [`progressive`] implements it for
 //!   Progressive chess, and [`jobs`] holds what its search thread runs;
 //!   [`linear`] implements it for Linear Progression (jobs included);
+//! - [`query`] answers the GUI queries `legal` and `state`;
 //! - [`output`] writes whole, flushed lines (and the debug log).
 
 mod command;
@@ -18,6 +19,7 @@ mod linear;
 mod options;
 mod output;
 mod progressive;
+mod query;
 
 use engine::{Engine, Flow};
 use output::Output;
