@@ -3,12 +3,14 @@
 //! An opening is a root position (a FEN, or the start position) and moves
 //! played from it. A file holds one per line: a progressive FEN, optionally
 //! followed by `moves` and moves; or just moves from the start position, in
-//! SAN or UCI, with or without turn numbers, whole turns comma-joined or not
-//! (`1. e4 2. e5 Qh4`, `e2e4 e7e5,d8h4`). Random openings play random legal
-//! turns from the start position.
+//! any notation the PGN reader accepts, with or without turn numbers, whole
+//! turns comma-joined or not (`1. e4 2. e5 Qh4`, `e2e4 e7e5,d8h4`). A file
+//! with tag pairs is read as PGN instead: each game is an opening (its `FEN`
+//! tag the root). Random openings play random legal turns from the start
+//! position.
 
 use crate::chess::status::status;
-use crate::chess::{Move, Position, Rules, fen, fen::START_FEN, legal_moves, notation};
+use crate::chess::{Move, Position, Rules, fen, fen::START_FEN, legal_moves, pgn};
 use crate::mate::{self, MateTable, Verdict};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
@@ -54,36 +56,30 @@ pub fn parse_opening(line: &str, rules: Rules) -> Result<Opening, String> {
     } else {
         (Position::startpos(rules), line)
     };
-    let mut pos = root.clone();
-    let mut moves = Vec::new();
-    for token in moves_text.split([' ', '\t', ',']).filter(|t| !t.is_empty()) {
-        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token) {
-            break;
-        }
-        // Turn numbers `3.`, `3...` or `3.e4`.
-        let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-        let token = if digits > 0 && token[digits..].starts_with('.') {
-            token[digits..].trim_start_matches('.')
-        } else {
-            token
-        };
-        if token.is_empty() {
-            continue;
-        }
-        let mv = notation::parse_san(&pos, token).map_err(|e| e.to_string())?;
-        pos.play(mv);
-        moves.push(mv);
-    }
+    let moves = pgn::read_moves(&root, moves_text).map_err(|e| match e.at {
+        Some((turn, index)) => format!("turn {turn}, move {index}: '{}': {}", e.text, e.reason),
+        None => format!("'{}': {}", e.text, e.reason),
+    })?;
+    let opening = Opening { root, moves };
+    playable(opening)
+}
+
+/// The opening, unless its game is already over.
+fn playable(opening: Opening) -> Result<Opening, String> {
+    let pos = opening.position();
     if status(&pos).is_over() {
         return Err(format!("the game is already over: {}", status(&pos)));
     }
-    Ok(Opening { root, moves })
+    Ok(opening)
 }
 
 /// Reads an openings file; an error names the file and line. Blank lines
 /// and lines starting with `#` are skipped.
 pub fn read_openings(path: &str, rules: Rules) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    if text.lines().any(|l| l.trim_start().starts_with('[')) {
+        return read_pgn_openings(path, &text, rules);
+    }
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -91,6 +87,34 @@ pub fn read_openings(path: &str, rules: Rules) -> Result<Vec<Opening>, String> {
             continue;
         }
         out.push(parse_opening(line, rules).map_err(|e| format!("{path}:{}: {e}", i + 1))?);
+    }
+    if out.is_empty() {
+        return Err(format!("{path}: no openings in the file"));
+    }
+    Ok(out)
+}
+
+/// The games of a PGN file as openings; they must be played under `rules`.
+fn read_pgn_openings(path: &str, text: &str, rules: Rules) -> Result<Vec<Opening>, String> {
+    let mut out = Vec::new();
+    for game in pgn::read_games(text, rules) {
+        if let Some(e) = game.error {
+            return Err(format!("{path}: {e}"));
+        }
+        if game.start.rules() != rules {
+            return Err(format!(
+                "{path}: game {} (line {}) is played under the {} rules, the match under the {}",
+                game.number,
+                game.line,
+                game.start.rules().title(),
+                rules.title()
+            ));
+        }
+        let opening = Opening {
+            root: game.start,
+            moves: game.moves,
+        };
+        out.push(playable(opening).map_err(|e| format!("{path}: game {}: {e}", game.number))?);
     }
     if out.is_empty() {
         return Err(format!("{path}: no openings in the file"));
@@ -173,7 +197,29 @@ mod tests {
     }
 
     #[test]
+    fn pgn_files_are_read_as_openings() {
+        let path = std::env::temp_dir().join(format!("openings-{}.pgn", std::process::id()));
+        let text = "[Event \"a\"]\n[Rules \"Italian\"]\n\n1. e4 {the king's pawn} 2. e5; Qh4 *\n\n[Event \"b\"]\n\n1. d2-d4 *\n";
+        std::fs::write(&path, text).unwrap();
+        let read = read_openings(path.to_str().unwrap(), Rules::Italian).unwrap();
+        assert_eq!(read.len(), 2);
+        assert_eq!(
+            read[0],
+            parse_opening("e2e4 e7e5,d8h4", Rules::Italian).unwrap()
+        );
+        assert_eq!(read[1].moves.len(), 1);
+        let e = read_openings(path.to_str().unwrap(), Rules::Scottish).unwrap_err();
+        assert!(e.contains("Italian rules"), "{e}");
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
     fn bad_lines_are_refused() {
+        let e = parse_opening("1. e4 2. e5 Qh5", Rules::Italian).unwrap_err();
+        assert_eq!(
+            e,
+            "turn 2, move 2: 'Qh5': no such piece: no black queen can move to h5"
+        );
         assert!(parse_opening("e2e5", Rules::Italian).is_err());
         assert!(parse_opening("8/8/8/8/8/8/8/8 w - - 0 1", Rules::Italian).is_err());
         // K v K: over before it starts.

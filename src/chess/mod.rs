@@ -1,16 +1,18 @@
 //! Progressive chess itself: board, moves, rules and notation (no search).
 //!
 //! The vocabulary types and the move generator are re-exported here (one
-//! path each); the text formats ([`fen`], [`notation`]), [`status`] and
-//! [`perft`] are namespaces of functions.
+//! path each); the text formats ([`fen`], [`notation`], [`pgn`],
+//! [`move_reader`]), [`status`] and [`perft`] are namespaces of functions.
 
 pub(crate) mod attacks;
 mod bitboard;
 pub mod fen;
+pub mod move_reader;
 mod movegen;
 mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pgn;
 mod position;
 mod rules;
 pub mod status;

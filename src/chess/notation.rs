@@ -5,7 +5,6 @@ use super::fen::{self, START_FEN};
 use super::movegen::{CheckInfo, generate_king_safe, legal_moves};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
-use super::rules::Rules;
 use super::status::{Status, is_mated, status};
 use std::fmt;
 
@@ -158,18 +157,10 @@ fn disambiguation(pos: &Position, mv: Move, role: Role) -> String {
     }
 }
 
-/// Parses a SAN move (suffixes `+ # ! ?` ignored) against the legal moves.
+/// Parses a move in any notation the PGN reader accepts (SAN, long
+/// algebraic, UCI; see [`super::move_reader`]) against the legal moves.
 pub fn parse_san(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    let clean = text
-        .trim_end_matches(['+', '#', '!', '?'])
-        .replace("0-0-0", "O-O-O")
-        .replace("0-0", "O-O");
-    legal_moves(pos)
-        .iter()
-        .copied()
-        .find(|&m| san_without_suffix(pos, m) == clean)
-        .or_else(|| parse_uci(pos, text).ok())
-        .ok_or_else(|| move_err(text, "not a legal move here (SAN or UCI)"))
+    super::move_reader::read_move(pos, text).map_err(|r| move_err(text, r.to_string()))
 }
 
 /// Plays a sequence of moves, returning the SAN of each.
@@ -315,122 +306,6 @@ pub fn split_turns(start: &Position, moves: &[Move]) -> Vec<(Position, Vec<Move>
     turns
 }
 
-/// Reads one PGN game back (tags, movetext in SAN or UCI, comments,
-/// variations skipped). Turn numbers are checked against the rules.
-pub fn parse_pgn(text: &str) -> Result<GameRecord, MoveError> {
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    for line in text.lines() {
-        let line = line.trim();
-        if let Some(inner) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            let (name, value) = inner
-                .split_once(' ')
-                .ok_or_else(|| move_err(line, "malformed tag pair"))?;
-            let value = value
-                .trim()
-                .trim_matches('"')
-                .replace("\\\"", "\"")
-                .replace("\\\\", "\\");
-            tags.push((name.to_string(), value));
-        } else if !line.starts_with('%') {
-            movetext.push_str(line);
-            movetext.push(' ');
-        }
-    }
-    let get = |k: &str| tags.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    if let Some(v) = get("Variant")
-        && !v.eq_ignore_ascii_case("progressive")
-    {
-        return Err(move_err(
-            &format!("[Variant \"{v}\"]"),
-            "not a Progressive chess game (expected [Variant \"Progressive\"])",
-        ));
-    }
-    let rules = match get("Rules") {
-        Some(r) => match r.parse::<Rules>() {
-            Ok(rules @ (Rules::Italian | Rules::Scottish)) => rules,
-            _ => {
-                return Err(move_err(
-                    &format!("[Rules \"{r}\"]"),
-                    "unknown rule set (expected [Rules \"Italian\"] or [Rules \"Scottish\"])",
-                ));
-            }
-        },
-        None => Rules::Italian,
-    };
-    let start = match get("FEN") {
-        Some(f) => fen::parse(&f, rules).map_err(|e| move_err(&f, e.to_string()))?,
-        None => Position::startpos(rules),
-    };
-    let mut record = GameRecord::new(start.clone());
-    let mut pos = start;
-    for token in movetext_tokens(&movetext) {
-        if ["1-0", "0-1", "1/2-1/2", "*"].contains(&token.as_str()) {
-            break;
-        }
-        let (number, rest) = split_number(&token);
-        if let Some(n) = number {
-            let continuation = token.contains("...");
-            if n != pos.turn_length() || continuation != (pos.moves_made() > 0) {
-                return Err(move_err(
-                    &token,
-                    format!("expected turn number {}", pos.turn_length()),
-                ));
-            }
-        }
-        if rest.is_empty() {
-            continue;
-        }
-        let mv = parse_san(&pos, rest)?;
-        pos.play(mv);
-        record.moves.push(mv);
-    }
-    let skip = ["Variant", "Rules", "FEN", "SetUp"];
-    record.tags = tags
-        .into_iter()
-        .filter(|(k, _)| !skip.contains(&k.as_str()))
-        .collect();
-    Ok(record)
-}
-
-/// Whitespace-separated tokens with `{comments}`, `;comments` and `(variations)` removed.
-fn movetext_tokens(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut depth = 0;
-    let mut in_comment = false;
-    let mut word = String::new();
-    for c in text.chars() {
-        match c {
-            '{' if !in_comment => in_comment = true,
-            '}' if in_comment => in_comment = false,
-            '(' if !in_comment => depth += 1,
-            ')' if !in_comment && depth > 0 => depth -= 1,
-            _ if in_comment || depth > 0 => {}
-            c if c.is_whitespace() => {
-                if !word.is_empty() {
-                    out.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out.retain(|t| !t.starts_with('$'));
-    out
-}
-
-/// `12.` / `12...` / `12.e4` → (Some(12), "e4").
-fn split_number(token: &str) -> (Option<u32>, &str) {
-    let digits = token.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 || !token[digits..].starts_with('.') {
-        return (None, token);
-    }
-    let number = token[..digits].parse().ok();
-    (number, token[digits..].trim_start_matches('.'))
-}
-
 /// A status line for humans: `White to move, turn 5 (2 of 5 made)`.
 pub fn describe(pos: &Position) -> String {
     let side = match pos.side_to_move() {
@@ -453,6 +328,7 @@ pub fn describe(pos: &Position) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Rules;
 
     fn play_uci(pos: &mut Position, moves: &str) -> Vec<Move> {
         moves
@@ -504,37 +380,7 @@ mod tests {
         assert!(pgn.contains("[Variant \"Progressive\"]"));
         assert!(pgn.contains("[Rules \"Italian\"]"));
         assert!(pgn.contains("1. e4 2. e5 Qh4 3. Bc4 Qf3 Ne2"), "{pgn}");
-        let back = parse_pgn(&pgn).unwrap();
+        let back = crate::chess::pgn::read_one_game(&pgn, Rules::Italian).unwrap();
         assert_eq!(back.moves, moves);
-    }
-
-    #[test]
-    fn pgn_reader_rejects_other_variants_and_rule_sets() {
-        let game = |tags: &str| format!("{tags}\n\n1. e4 2. e5 Qh4 *\n");
-        for tags in [
-            "[Variant \"Progressive\"]\n[Rules \"Scottish\"]",
-            "[Rules \"italian\"]",
-            "[Variant \"progressive\"]",
-            "",
-        ] {
-            let record = parse_pgn(&game(tags)).unwrap_or_else(|e| panic!("{tags}: {e}"));
-            assert_eq!(record.moves.len(), 3, "{tags}");
-        }
-        for (tags, named) in [
-            ("[Variant \"Standard\"]", "[Variant \"Standard\"]"),
-            (
-                "[Variant \"Linear Progression\"]\n[Rules \"Italian\"]",
-                "[Variant \"Linear Progression\"]",
-            ),
-            ("[Rules \"Chess\"]", "[Rules \"Chess\"]"),
-            (
-                "[Variant \"Progressive\"]\n[Rules \"Klingon\"]",
-                "[Rules \"Klingon\"]",
-            ),
-        ] {
-            let e = parse_pgn(&game(tags)).expect_err(tags);
-            assert_eq!(e.text, named, "{tags}: {e}");
-            assert!(e.message.contains("expected ["), "{e}");
-        }
     }
 }
