@@ -6,6 +6,7 @@
 //! runner; [`gui`] the local web GUI. A turn is decided in `search/play.rs`
 //! ([`search::play`]).
 
+pub mod analysis;
 pub mod arena;
 mod bench;
 pub mod chess;

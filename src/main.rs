@@ -30,6 +30,8 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Search positions: best turn, score, mate in this turn, depth, nodes, time.
     Analyse(cli::analyse::AnalyseArgs),
+    /// Validate a PGN file without searching: every move read, every result checked.
+    Pgn(cli::pgn::PgnArgs),
     /// Play a match between two engines and report the score, Elo and SPRT.
     Match(cli::matches::MatchArgs),
     /// Serve the local web GUI: play, analyse and learn in the browser.
@@ -72,6 +74,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Analyse(args)) => cli::analyse::run(&args),
         Some(Command::Match(args)) => cli::matches::run(&args),
         Some(Command::Gui(args)) => cli::gui::run(&args),
+        Some(Command::Pgn(args)) => cli::pgn::run(&args),
         Some(Command::RandomEngine(args)) => cli::matches::run_random_engine(&args),
     };
     match result {

@@ -229,6 +229,13 @@ impl GameRecord {
     /// The PGN text: seven-tag roster, `Variant`, `Rules`, `FEN`/`SetUp` when
     /// the game did not start from the start position, then one turn per number.
     pub fn to_pgn(&self) -> String {
+        self.to_pgn_annotated(|_| String::new())
+    }
+
+    /// [`GameRecord::to_pgn`] with `note(k)` written after the k-th turn
+    /// (from 0): NAG glyphs (`?`, `!`) join the turn's last move, the rest
+    /// follows after a space.
+    pub fn to_pgn_annotated(&self, note: impl Fn(usize) -> String) -> String {
         let result = self
             .tag("Result")
             .map(str::to_string)
@@ -255,8 +262,16 @@ impl GameRecord {
         }
         out.push('\n');
         let mut text = String::new();
-        for (pos, turn) in split_turns(&self.start, &self.moves) {
+        for (k, (pos, turn)) in split_turns(&self.start, &self.moves)
+            .into_iter()
+            .enumerate()
+        {
             text.push_str(&turn_text(&pos, &turn));
+            let note = note(k);
+            if !note.is_empty() && !note.starts_with(['!', '?']) {
+                text.push(' ');
+            }
+            text.push_str(&note);
             text.push(' ');
         }
         text.push_str(&result);

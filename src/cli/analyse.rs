@@ -30,12 +30,21 @@ pub struct AnalyseArgs {
     pub variant: Variant,
     /// The position (progressive FEN, or Linear Progression position
     /// notation).
-    #[arg(long, conflicts_with = "file")]
+    #[arg(long, conflicts_with_all = ["file", "pgn"])]
     pub fen: Option<String>,
     /// A batch: one position per line, optionally followed by EPD
     /// operations such as `id "name";`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "pgn")]
     pub file: Option<String>,
+    /// Analyse every turn of every game of this PGN file (missed mates,
+    /// turns that allow a mate, the engine's best turn and scores);
+    /// without a limit each position is searched for 300 ms.
+    #[arg(long)]
+    pub pgn: Option<String>,
+    /// With --pgn: write the annotated PGN to this file (without --json
+    /// it goes to stdout when no --out is given).
+    #[arg(long, requires = "pgn")]
+    pub out: Option<String>,
     /// Rule set: italian (the default) or scottish.
     #[arg(long, value_parser = parse_rules)]
     pub rules: Option<Rules>,
@@ -200,6 +209,15 @@ fn score_text(score: Score) -> String {
 pub fn run(args: &AnalyseArgs) -> CliResult {
     if args.multipv == 0 || args.threads == 0 {
         return Err("--multipv and --threads must be at least 1".into());
+    }
+    if let Some(path) = &args.pgn {
+        let Some(rules) = game_rules(args.variant, args.rules, &args.lp)? else {
+            return Err("--pgn reads Progressive chess games (not --variant linear-progression)".into());
+        };
+        if args.multipv != 1 {
+            return Err("--pgn reports one best turn per turn (no --multipv)".into());
+        }
+        return super::analyse_pgn::run(args, path, rules);
     }
     if args.variant == Variant::LinearProgression {
         return linear::run(args);

@@ -2,11 +2,13 @@
 //! the library, and prints (plain text, or `--json`).
 
 pub mod analyse;
+pub mod analyse_pgn;
 pub mod bench;
 pub mod gui;
 pub mod matches;
 pub mod mate;
 pub mod perft;
+pub mod pgn;
 
 /// A subcommand failure: printed as `crescendo: <message>` with exit status 2.
 pub type CliResult = Result<(), String>;
