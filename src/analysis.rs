@@ -24,6 +24,22 @@ pub const MATE_NODES: u64 = 2_000_000;
 /// safe turn (it checks at most eight times as many in all).
 pub const SAFE_TURN_NODES: u64 = 400_000;
 
+/// Candidate turns the finder checks at most when the safety net's own
+/// choice is not proved safe.
+pub const SAFE_TURN_CANDIDATES: usize = 16;
+
+/// `a` and `b` taken in turns, one from each.
+fn interleave<T>(a: Vec<T>, b: Vec<T>) -> Vec<T> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter(), b.into_iter());
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return out,
+            (x, y) => out.extend(x.into_iter().chain(y)),
+        }
+    }
+}
+
 /// What the analysis may spend.
 #[derive(Clone, Debug)]
 pub struct Budget {
@@ -70,7 +86,7 @@ pub struct TurnReport {
     /// After the played turn the opponent mates in its next turn so.
     pub allows_mate: Option<Vec<Move>>,
     /// When the played turn allows a mate: a turn from `before` after which
-    /// the opponent has no mate (none was found, if not proved).
+    /// the opponent has no mate (proved by the mate finder).
     pub safe_turn: Option<Vec<Move>>,
     /// The engine's best turn (the mate, if there is one).
     pub best: Vec<Move>,
@@ -185,19 +201,46 @@ impl Engine {
         (r.turn, r.score)
     }
 
-    /// A turn from `pos` instead of `played` after which the opponent does
-    /// not mate (the safety net's candidates, checked by the finder).
+    /// A turn from `pos` instead of `played` after which the opponent
+    /// provably does not mate: the safety net's choice if the finder proves
+    /// it, else the first proved of its candidate turns (best by score and
+    /// most sheltered, in turns), at most [`SAFE_TURN_CANDIDATES`] of them.
     fn safe_turn(&self, pos: &Position, played: &[Move]) -> Option<Vec<Move>> {
-        use crate::search::safety::{SafetyBudget, Verdict, secure};
+        use crate::search::safety::{Order, SafetyBudget, Verdict, candidate_turns, secure};
+        let proved = |turn: &[Move]| {
+            let mut after = pos.clone();
+            for &mv in turn {
+                after.play(mv);
+            }
+            crate::chess::legal_moves(&after).is_empty() || matches!(self.mate(&after), Mate::None)
+        };
         let budget = SafetyBudget {
             nodes_per_check: self.budget.safe_turn_nodes,
             deadline: None,
             threads: self.budget.threads,
         };
-        match secure(pos, played, budget, &self.stop, &self.table).verdict {
-            Verdict::Replaced { turn, .. } => Some(turn),
-            Verdict::Safe | Verdict::Lost => None,
+        if let Verdict::Replaced { turn, .. } =
+            secure(pos, played, budget, &self.stop, &self.table).verdict
+            && proved(&turn)
+        {
+            return Some(turn);
         }
+        let by_score = candidate_turns(pos, Order::Score);
+        let sheltered = candidate_turns(pos, Order::Shelter);
+        let mut tried = Vec::new();
+        for (_, turn) in interleave(sheltered, by_score) {
+            if tried.len() >= SAFE_TURN_CANDIDATES {
+                break;
+            }
+            if turn == played || tried.contains(&turn) {
+                continue;
+            }
+            if proved(&turn) {
+                return Some(turn);
+            }
+            tried.push(turn);
+        }
+        None
     }
 
     fn look(&mut self, pos: &Position) -> Look {
