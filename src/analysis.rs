@@ -10,7 +10,7 @@
 //! so that a reorganisation of the search and the mate finder touches only
 //! that block.
 
-use crate::chess::status::{Status, status_with};
+use crate::chess::status::{Status, Undecided, status_with};
 use crate::chess::{Color, Move, Position, notation::split_turns};
 use crate::search::{Limits, Score};
 
@@ -177,20 +177,23 @@ impl Engine {
     }
 
     fn mate(&self, pos: &Position) -> Mate {
-        use crate::search::mate::{MateBudget, MateFound, mate_with_threads};
-        let budget = MateBudget::nodes(self.budget.mate_nodes);
-        match mate_with_threads(pos, budget, None, &self.table, self.budget.threads).found {
-            MateFound::Mate(line) => Mate::Line(line),
-            MateFound::NoMate => Mate::None,
-            MateFound::Unknown => Mate::Unknown,
+        use crate::mate::{Budget, Verdict, find_mate};
+        let budget = Budget {
+            threads: self.budget.threads,
+            ..Budget::nodes(self.budget.mate_nodes)
+        };
+        match find_mate(pos, &budget, &self.table).verdict {
+            Verdict::Mate(line) => Mate::Line(line),
+            Verdict::NoMate => Mate::None,
+            Verdict::Unknown => Mate::Unknown,
         }
     }
 
     /// The engine's turn and score at full strength (the search, then the
     /// root safety net), as `go` plays it.
     fn search(&mut self, pos: &Position) -> (Vec<Move>, Score) {
-        use crate::search::levels::{Style, play};
-        let r = play(
+        use crate::search::levels::Style;
+        let r = crate::search::play(
             &mut self.searcher,
             pos,
             &self.budget.search,
@@ -246,7 +249,12 @@ impl Engine {
     fn look(&mut self, pos: &Position) -> Look {
         let mate = self.mate(pos);
         // Undecided, the game is taken to go on (as the engine does).
-        let over = status_with(pos, |_| !matches!(mate, Mate::None));
+        let mates = match mate {
+            Mate::Line(_) => Some(true),
+            Mate::None => Some(false),
+            Mate::Unknown => None,
+        };
+        let over = status_with(pos, |_| mates, Undecided::GameGoesOn);
         if over.is_over() {
             return Look {
                 over: Some(over),
@@ -348,9 +356,11 @@ impl Engine {
 /// ten-quiet-turns rule's mate question goes to the mate finder, and an
 /// undecided answer lets the game go on.
 pub fn final_status(pos: &Position) -> Status {
-    status_with(pos, |p| {
-        crate::mate::mates_this_turn(p, crate::mate::QUIET_TEST_NODES) != Some(false)
-    })
+    status_with(
+        pos,
+        |p| crate::mate::mates_this_turn(p, crate::mate::QUIET_TEST_NODES),
+        Undecided::GameGoesOn,
+    )
 }
 
 /// The opponent's score after a turn, seen by the mover and counted from

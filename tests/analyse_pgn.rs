@@ -7,7 +7,7 @@
 use crescendo::chess::pgn::{Game, read_games};
 use crescendo::chess::status::brute_force_mate;
 use crescendo::chess::{Move, Position, Rules, legal_moves};
-use crescendo::mate::{MateLimits, MateTable, Verdict, find_mate, is_mating_line};
+use crescendo::mate::{Budget, MateTable, Verdict, find_mate, is_mating_line};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::process::Command;
@@ -87,11 +87,8 @@ fn has_mate(pos: &Position) -> bool {
     if pos.turn_length() - pos.moves_made() <= 4 {
         return brute_force_mate(pos).is_some();
     }
-    let limits = MateLimits {
-        nodes: Some(200_000_000),
-        ..MateLimits::default()
-    };
-    match find_mate(pos, &limits, &MateTable::new(16)).verdict {
+    let budget = Budget::nodes(200_000_000);
+    match find_mate(pos, &budget, &MateTable::new(16)).verdict {
         Verdict::Mate(_) => true,
         Verdict::NoMate => false,
         Verdict::Unknown => panic!("undecided: {}", crescendo::chess::fen::to_fen(pos)),

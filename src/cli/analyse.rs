@@ -212,7 +212,9 @@ pub fn run(args: &AnalyseArgs) -> CliResult {
     }
     if let Some(path) = &args.pgn {
         let Some(rules) = game_rules(args.variant, args.rules, &args.lp)? else {
-            return Err("--pgn reads Progressive chess games (not --variant linear-progression)".into());
+            return Err(
+                "--pgn reads Progressive chess games (not --variant linear-progression)".into(),
+            );
         };
         if args.multipv != 1 {
             return Err("--pgn reports one best turn per turn (no --multipv)".into());

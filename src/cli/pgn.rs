@@ -4,10 +4,10 @@
 //! could not be read, or the first contradicted result.
 
 use super::{CliResult, parse_rules};
+use clap::Args;
 use crescendo::analysis::final_status;
 use crescendo::chess::Rules;
 use crescendo::chess::pgn::read_games;
-use clap::Args;
 use serde::Serialize;
 
 #[derive(Args, Debug)]
