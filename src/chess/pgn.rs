@@ -8,10 +8,9 @@
 //! `;` comments to the end of the line, NAGs (`$4`, `!`, `??`), variations
 //! in parentheses, `%` escape lines. A `;` followed by movetext only, up to
 //! the next `;` or the line's end (`e5; Qh4`), separates moves, as some
-//! sources write them. Moves are
-//! read by [`super::move_reader`] in every notation it accepts. A game
-//! ends at its result (`1-0`, `0-1`, `1/2-1/2`, `*`) or where the next
-//! game's tags begin.
+//! sources write them. Moves are read by [`super::move_reader`] in every
+//! notation it accepts. A game ends at its result (`1-0`, `0-1`,
+//! `1/2-1/2`, `*`) or where the next game's tags begin.
 //!
 //! A game that cannot be read past some move keeps the moves read before
 //! it, with a [`PgnError`] that names the game, the turn, the move's index
