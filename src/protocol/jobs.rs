@@ -75,6 +75,9 @@ pub fn search(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext
     let result = crate::search::play(searcher, pos, &limits, ctx.style, &ctx.stop, |info| {
         ctx.out.line(&info_line(info));
     });
+    for note in &result.notes {
+        ctx.out.line(&format!("info string {note}"));
+    }
     if go.infinite {
         wait_for_stop(ctx); // UCI: no bestmove before `stop` in infinite mode
     }

@@ -111,8 +111,8 @@ fn make_safe(
     let outcome = safety::secure(pos, &result.turn, budget, stop, searcher.mate_table());
     result.nodes += outcome.nodes;
     match outcome.verdict {
-        Verdict::Safe => {}
-        Verdict::Replaced { turn, score } => {
+        Verdict::Safe | Verdict::Undecided => {}
+        Verdict::Replaced { turn, score, .. } => {
             // A replacement that mates (the root's mate check, on a small
             // node budget, missed it) is reported as the mate it is.
             result.score = if crate::mate::is_mating_line(pos, &turn) {
@@ -123,7 +123,12 @@ fn make_safe(
             result.turn = turn.clone();
             result.pv = turn;
         }
-        Verdict::Lost => result.score = Score::Mate(-1),
+        ref lost @ Verdict::Lost { ref turn, .. } => {
+            result.notes.extend(lost.note());
+            result.turn = turn.clone();
+            result.pv = turn.clone();
+            result.score = Score::Mate(-1);
+        }
     }
 }
 

@@ -49,4 +49,6 @@ pub struct SearchResult {
     pub depth: u32,
     /// The MultiPV lines of the last completed iteration, best first.
     pub lines: Vec<Line>,
+    /// Remarks for `info string` lines (the safety net's "no safe turn").
+    pub notes: Vec<String>,
 }

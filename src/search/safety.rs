@@ -8,8 +8,10 @@
 //! static score, and the best sheltered (the opponent needs the most moves
 //! to mate after them), since the turns that save a game are mostly quiet
 //! ones a score-ordered beam drops. A mate that refuted one turn is replayed
-//! on every later one before any search. A turn the finder cannot decide
-//! within its budget counts as safe: only a found mate condemns a turn.
+//! on every later one before any search. A turn counts as safe only when
+//! the finder proves it: an undecided turn gets more budget while time
+//! remains, or a proved-safe alternative is played; when every turn
+//! checked is mated, the one whose mate was hardest to find is played.
 
 use super::eval::evaluate_static;
 use crate::chess::status::is_mated;
@@ -32,8 +34,15 @@ const THREAT_PER_MOVE: i32 = 35;
 const PER_FIRST_MOVE: usize = 8;
 /// Partial turns kept at each step of the beam.
 const BEAM_WIDTH: usize = 12;
-/// The whole net spends at most this many times the budget of one check.
-const TOTAL_CHECKS: u64 = 8;
+/// Without a deadline, the whole net spends at most this many times the
+/// budget of one first check.
+const TOTAL_CHECKS: u64 = 16;
+/// An undecided turn's next check has this many times the nodes.
+const ESCALATION: u64 = 4;
+/// Without a deadline a check grows to at most this many times the first.
+const MAX_ESCALATION: u64 = 16;
+/// Undecided alternatives kept for more budget.
+const MAX_ESCALATED: usize = 4;
 /// Turns searched (not refuted by a known mate) before the shelter-ordered
 /// turns join the candidates.
 const SHELTER_AFTER: usize = 3;
@@ -47,9 +56,13 @@ const PROVED_SAFE_BONUS: i32 = 400;
 /// How much the safety net may spend.
 #[derive(Clone, Copy, Debug)]
 pub struct SafetyBudget {
-    /// Mate-finder nodes per checked turn.
+    /// Mate-finder nodes of a turn's first check; a turn left undecided is
+    /// checked again with [`ESCALATION`] times more while time remains.
     pub nodes_per_check: u64,
-    /// Give up (keeping the best turn so far) at this instant.
+    /// Give up (keeping the best turn so far) at this instant. With a
+    /// deadline the net is driven by time alone; without one (`go nodes`,
+    /// `go depth`, tests) it spends at most [`TOTAL_CHECKS`] first checks'
+    /// nodes, and a check grows to [`MAX_ESCALATION`] times the first.
     pub deadline: Option<Instant>,
     /// Threads each check runs on (the finder races them on one table).
     pub threads: usize,
@@ -58,12 +71,44 @@ pub struct SafetyBudget {
 /// What the safety net decided about a turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// The turn stands: no mate by the opponent was found after it.
+    /// The turn stands: proved safe (the opponent cannot mate after it).
     Safe,
-    /// The turn lost to a mate; this turn, with its static score, is safe.
-    Replaced { turn: Vec<Move>, score: i32 },
-    /// The turn and every alternative checked lose to a mate.
-    Lost,
+    /// The turn stands undecided: no mate found after it, and no turn was
+    /// proved safe in the time (or budget) there was.
+    Undecided,
+    /// The turn lost to a mate (or stayed undecided while this one was
+    /// proved safe); this turn, with its static score, is played instead.
+    /// `proved`: the finder proved it safe (else it is the best undecided).
+    Replaced {
+        turn: Vec<Move>,
+        score: i32,
+        proved: bool,
+    },
+    /// Every turn checked loses to a mate; `turn` (maybe the given one)
+    /// makes the opponent's mate hardest: the finder needed `mate_nodes`
+    /// nodes to find it. `checked`: the turns found mated.
+    Lost {
+        turn: Vec<Move>,
+        mate_nodes: u64,
+        checked: usize,
+    },
+}
+
+impl Verdict {
+    /// The `info string` line for a position without a safe turn.
+    pub fn note(&self) -> Option<String> {
+        match self {
+            Verdict::Lost {
+                mate_nodes,
+                checked,
+                ..
+            } => Some(format!(
+                "no safe turn: all {checked} turns checked lose to a mate; \
+                 playing the hardest to find ({mate_nodes} nodes)"
+            )),
+            _ => None,
+        }
+    }
 }
 
 /// The safety net's answer with the mate-finder nodes it took.
@@ -73,8 +118,13 @@ pub struct Outcome {
     pub nodes: u64,
 }
 
-/// Checks `turn` (the rest of the current turn from `pos`) and, if the
-/// opponent mates after it, looks for a safe alternative.
+/// Checks `turn` (the rest of the current turn from `pos`) and, unless the
+/// finder proves it safe, looks for a safe alternative. The ranking: proved
+/// safe > undecided > mated. An undecided turn first gets more budget
+/// (the search chose it, and most such turns are safe), in up to half the
+/// time left; then alternatives are checked, and the undecided ones among
+/// them (the given turn first) get more budget round by round until one is
+/// proved safe or time runs out.
 pub fn secure(
     pos: &Position,
     turn: &[Move],
@@ -89,14 +139,35 @@ pub fn secure(
         nodes: 0,
         refutations: Vec::new(),
     };
-    let verdict = match checker.check(pos, turn) {
-        Safety::Mated => checker.alternative(pos, turn),
-        _ => Verdict::Safe,
+    let mut chosen = Candidate {
+        turn: turn.to_vec(),
+        score: 0,
+        safety: Safety::Unclear,
+        spent: 0,
+    };
+    // Half the time left, at most, for the search's own choice.
+    let half = budget.deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
+    checker.settle(pos, &mut chosen, half);
+    let verdict = match chosen.safety {
+        Safety::Proved => Verdict::Safe,
+        _ => checker.alternative(pos, chosen),
     };
     Outcome {
         verdict,
         nodes: checker.nodes,
     }
+}
+
+/// A whole turn the net has looked at.
+struct Candidate {
+    turn: Vec<Move>,
+    score: i32,
+    safety: Safety,
+    /// Nodes of its last check (for a mated turn: what finding the mate took).
+    spent: u64,
 }
 
 struct Checker<'a> {
@@ -111,13 +182,59 @@ struct Checker<'a> {
 impl Checker<'_> {
     fn out_of_budget(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
-            || self.nodes >= self.budget.nodes_per_check * TOTAL_CHECKS
-            || self.budget.deadline.is_some_and(|d| Instant::now() >= d)
+            || match self.budget.deadline {
+                Some(d) => Instant::now() >= d,
+                None => self.nodes >= self.budget.nodes_per_check.saturating_mul(TOTAL_CHECKS),
+            }
+    }
+
+    /// May a check of `nodes` grow by [`ESCALATION`]? Without a deadline
+    /// only up to [`MAX_ESCALATION`] times the first check.
+    fn may_grow(&self, nodes: u64) -> bool {
+        self.budget.deadline.is_some()
+            || nodes.saturating_mul(ESCALATION)
+                <= self.budget.nodes_per_check.saturating_mul(MAX_ESCALATION)
+    }
+
+    /// Checks `cand` with the first budget, then while it stays undecided
+    /// with [`ESCALATION`] times more each time, until `until` (or the
+    /// net's own limits).
+    fn settle(&mut self, pos: &Position, cand: &mut Candidate, until: Option<Instant>) {
+        let mut nodes = self.budget.nodes_per_check;
+        self.examine(pos, cand, nodes, until);
+        while cand.safety == Safety::Unclear
+            && !self.out_of_budget()
+            && until.is_none_or(|h| Instant::now() < h)
+            && self.may_grow(nodes)
+        {
+            nodes = nodes.saturating_mul(ESCALATION);
+            self.examine(pos, cand, nodes, until);
+        }
+    }
+
+    /// Checks `cand` with `nodes` (until `deadline` if sooner than the
+    /// net's) and records the answer.
+    fn examine(
+        &mut self,
+        pos: &Position,
+        cand: &mut Candidate,
+        nodes: u64,
+        deadline: Option<Instant>,
+    ) {
+        let before = self.nodes;
+        cand.safety = self.check(pos, &cand.turn, nodes, deadline);
+        cand.spent = self.nodes - before;
     }
 
     /// Can the opponent mate after `turn`? A turn that ends the game (a
     /// mate, a stalemate) is safe.
-    fn check(&mut self, pos: &Position, turn: &[Move]) -> Safety {
+    fn check(
+        &mut self,
+        pos: &Position,
+        turn: &[Move],
+        nodes: u64,
+        deadline: Option<Instant>,
+    ) -> Safety {
         let mut after = pos.clone();
         for &mv in turn {
             after.play(mv);
@@ -134,9 +251,13 @@ impl Checker<'_> {
         {
             return Safety::Mated;
         }
+        let deadline = match (deadline, self.budget.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let budget = mate::Budget {
-            nodes: self.budget.nodes_per_check,
-            deadline: self.budget.deadline,
+            nodes,
+            deadline,
             threads: self.budget.threads,
             stop: Some(self.stop),
         };
@@ -152,19 +273,27 @@ impl Checker<'_> {
         }
     }
 
-    /// The best alternative to `rejected` that the finder proves safe, or
-    /// failing that the best one it could not decide. The turns come best
-    /// first by score; once [`SHELTER_AFTER`] of them have needed a search
-    /// (the cheap ones die on a known refutation), turns chosen for shelter
-    /// take every other place.
-    fn alternative(&mut self, pos: &Position, rejected: &[Move]) -> Verdict {
-        if self.out_of_budget() {
-            return Verdict::Lost;
+    /// The best alternative to `chosen` (not proved safe) that the finder
+    /// proves safe; failing that the best undecided turn (`chosen` first);
+    /// failing that the turn whose mate was hardest to find. The turns come
+    /// best first by score; once [`SHELTER_AFTER`] of them have needed a
+    /// search (the cheap ones die on a known refutation), turns chosen for
+    /// shelter take every other place.
+    fn alternative(&mut self, pos: &Position, chosen: Candidate) -> Verdict {
+        let mut unclear: Vec<Candidate> = Vec::new();
+        let mut mated: Vec<Candidate> = Vec::new();
+        let rejected = chosen.turn.clone();
+        match chosen.safety {
+            Safety::Unclear => unclear.push(chosen),
+            _ => mated.push(chosen),
         }
-        let mut unclear = None;
         let mut searched = 0;
         let mut tried = FxHashSet::default();
-        let mut queue: std::collections::VecDeque<_> = candidate_turns(pos, Order::Score).into();
+        let mut queue: std::collections::VecDeque<_> = if self.out_of_budget() {
+            Default::default()
+        } else {
+            candidate_turns(pos, Order::Score).into()
+        };
         let mut sheltered = false;
         while let Some((score, turn)) = queue.pop_front() {
             if self.out_of_budget() || searched >= MAX_CANDIDATES {
@@ -173,13 +302,18 @@ impl Checker<'_> {
             if turn == rejected || !tried.insert(turn.clone()) {
                 continue;
             }
-            let before = self.nodes;
-            let safety = self.check(pos, &turn);
-            searched += usize::from(self.nodes > before);
-            match safety {
-                Safety::Proved => return Verdict::Replaced { turn, score },
-                Safety::Unclear if unclear.is_none() => unclear = Some((turn, score)),
-                _ => {}
+            let mut cand = Candidate {
+                turn,
+                score,
+                safety: Safety::Unclear,
+                spent: 0,
+            };
+            self.examine(pos, &mut cand, self.budget.nodes_per_check, None);
+            searched += usize::from(cand.spent > 0);
+            match cand.safety {
+                Safety::Proved => return replaced(cand, true),
+                Safety::Unclear => unclear.push(cand),
+                Safety::Mated => mated.push(cand),
             }
             if !sheltered && (searched >= SHELTER_AFTER || queue.is_empty()) {
                 sheltered = true;
@@ -187,10 +321,52 @@ impl Checker<'_> {
                 queue = interleave(candidate_turns(pos, Order::Shelter), rest).into();
             }
         }
-        match unclear {
-            Some((turn, score)) => Verdict::Replaced { turn, score },
-            None => Verdict::Lost,
+        // More budget, round by round, for the undecided turns, best first.
+        unclear.truncate(MAX_ESCALATED);
+        let mut nodes = self.budget.nodes_per_check;
+        while !unclear.is_empty() && !self.out_of_budget() && self.may_grow(nodes) {
+            nodes = nodes.saturating_mul(ESCALATION);
+            for i in 0..unclear.len() {
+                if self.out_of_budget() {
+                    break;
+                }
+                self.examine(pos, &mut unclear[i], nodes, None);
+                if unclear[i].safety == Safety::Proved {
+                    let cand = unclear.swap_remove(i);
+                    return if cand.turn == rejected {
+                        Verdict::Safe
+                    } else {
+                        replaced(cand, true)
+                    };
+                }
+            }
+            unclear.retain(|c| c.safety == Safety::Unclear);
         }
+        if let Some(best) = unclear.into_iter().next() {
+            return if best.turn == rejected {
+                Verdict::Undecided
+            } else {
+                replaced(best, false)
+            };
+        }
+        let checked = mated.len();
+        let hardest = mated
+            .into_iter()
+            .max_by_key(|c| (c.spent, c.score))
+            .expect("the given turn at least");
+        Verdict::Lost {
+            turn: hardest.turn,
+            mate_nodes: hardest.spent,
+            checked,
+        }
+    }
+}
+
+fn replaced(cand: Candidate, proved: bool) -> Verdict {
+    Verdict::Replaced {
+        turn: cand.turn,
+        score: cand.score,
+        proved,
     }
 }
 
@@ -207,6 +383,7 @@ fn interleave<T>(a: Vec<T>, b: Vec<T>) -> Vec<T> {
 }
 
 /// The finder's answer about the position after a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Safety {
     /// No mate by the opponent: proved.
     Proved,
@@ -391,7 +568,8 @@ mod tests {
             refutations: Vec::new(),
         };
         let turns = candidate_turns(&pos, Order::Score);
-        let mated = |c: &mut Checker, t: &[Move]| matches!(c.check(&pos, t), Safety::Mated);
+        let mated =
+            |c: &mut Checker, t: &[Move]| matches!(c.check(&pos, t, 200_000, None), Safety::Mated);
         let Some((_, losing)) = turns.iter().find(|(_, t)| mated(&mut checker, t)) else {
             panic!("expected a candidate after which Black mates");
         };
@@ -475,6 +653,184 @@ mod tests {
         for (_, turn) in sheltered.iter().chain(&scored) {
             assert!(is_legal_turn(&pos, turn), "{turn:?}");
         }
+    }
+
+    /// Positions of the issue "never walk into the opponent's next turn"
+    /// (Scottish rules): after a turn that full strength played, the side
+    /// to move mates in this turn; main's net answered "unknown" there
+    /// within its 400 000 nodes (the mates take 128 000 to 960 000).
+    const MATED_AFTER: [&str; 4] = [
+        "1n1r4/5k1p/6n1/p1p3pB/4p3/8/PPP2KPP/R1B3NR w - a6 0 9",
+        "rn1k2nr/p1p2p1p/1p3p2/3p4/8/3P4/PPP1PPP1/R1B1KB1q w Q - 0 7",
+        "1n1qkbnr/P2p1ppp/8/4p3/8/4P1P1/PPPK1P1P/RNB2BNb b k - 0 6",
+        "7R/2kpp1pp/8/3b4/1n1P4/8/p1P4P/R3K3 w Q - 0 9",
+    ];
+
+    /// The issue's positions before a turn that lost to a mate next turn
+    /// (the engine to move, Scottish rules).
+    const BEFORE_LOSS: [&str; 4] = [
+        "rnb2b1r/p1pp1k1p/1p6/8/3PP3/8/PPPK1qP1/3R4 w - - 0 7",
+        "8/3k4/1B6/3B4/3P1N2/8/P1K5/8 b - d3 0 10",
+        "Q7/1ppkp2p/4pn2/p7/8/4P3/PPP2K1P/RNB3NR b - - 0 8",
+        "8/p3p1k1/1p2N3/3B1PP1/8/8/RP1PP1K1/2B5 b - - 0 10",
+    ];
+
+    fn scottish(text: &str) -> Position {
+        fen::parse(text, Rules::Scottish).unwrap()
+    }
+
+    /// The net's default budget, without a deadline (as `go depth` has it).
+    fn default_budget() -> SafetyBudget {
+        SafetyBudget {
+            nodes_per_check: crate::search::SAFETY_NODES,
+            deadline: None,
+            threads: 1,
+        }
+    }
+
+    fn played(pos: &Position, turn: &[Move]) -> Position {
+        let mut after = pos.clone();
+        for &mv in turn {
+            after.play(mv);
+        }
+        after
+    }
+
+    #[test]
+    fn the_issues_mates_are_found_not_left_undecided() {
+        let stop = Arc::new(AtomicBool::new(false));
+        for text in MATED_AFTER {
+            let after = scottish(text);
+            let table = MateTable::new(16);
+            let mut checker = Checker {
+                budget: default_budget(),
+                stop: &stop,
+                table: &table,
+                nodes: 0,
+                refutations: Vec::new(),
+            };
+            // The empty turn: does the side to move at `after` mate?
+            let mut cand = Candidate {
+                turn: Vec::new(),
+                score: 0,
+                safety: Safety::Unclear,
+                spent: 0,
+            };
+            checker.settle(&after, &mut cand, None);
+            assert_eq!(cand.safety, Safety::Mated, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_undecided_turn_is_not_safe_while_budget_remains() {
+        // The first check (a small budget) leaves the mate undecided; the
+        // net keeps checking instead of calling the turn safe.
+        let stop = Arc::new(AtomicBool::new(false));
+        let after = scottish(MATED_AFTER[0]);
+        let table = MateTable::new(16);
+        let small = SafetyBudget {
+            nodes_per_check: 100_000,
+            ..default_budget()
+        };
+        let mut checker = Checker {
+            budget: small,
+            stop: &stop,
+            table: &table,
+            nodes: 0,
+            refutations: Vec::new(),
+        };
+        assert_eq!(checker.check(&after, &[], 100_000, None), Safety::Unclear);
+        let mut cand = Candidate {
+            turn: Vec::new(),
+            score: 0,
+            safety: Safety::Unclear,
+            spent: 0,
+        };
+        let table = MateTable::new(16);
+        checker.table = &table;
+        checker.settle(&after, &mut cand, None);
+        assert_eq!(cand.safety, Safety::Mated);
+    }
+
+    #[test]
+    fn from_the_issues_positions_no_turn_walks_into_a_mate_that_could_be_avoided() {
+        // The net gets the best-scored turn; what it plays is either proved
+        // safe by an unlimited finder, or it says that no turn it checked is
+        // safe (and plays a legal turn).
+        let stop = Arc::new(AtomicBool::new(false));
+        for text in BEFORE_LOSS {
+            let pos = scottish(text);
+            let table = MateTable::new(16);
+            let first = candidate_turns(&pos, Order::Score)[0].1.clone();
+            // About what a few seconds of a game give the net.
+            let budget = SafetyBudget {
+                nodes_per_check: 1_000_000,
+                ..default_budget()
+            };
+            let outcome = secure(&pos, &first, budget, &stop, &table);
+            let (turn, proved) = match &outcome.verdict {
+                Verdict::Safe => (first.clone(), true),
+                Verdict::Replaced { turn, proved, .. } => (turn.clone(), *proved),
+                Verdict::Undecided => (first.clone(), false),
+                lost @ Verdict::Lost { turn, .. } => {
+                    assert!(lost.note().unwrap().starts_with("no safe turn: "));
+                    assert!(is_legal_turn(&pos, turn), "{text}");
+                    continue;
+                }
+            };
+            assert!(is_legal_turn(&pos, &turn), "{text}");
+            // A turn proved safe is safe; an undecided one (the budget ran
+            // out everywhere) is at least not mated within a large budget.
+            let budget = mate::Budget {
+                nodes: if proved { u64::MAX } else { 20_000_000 },
+                ..mate::Budget::default()
+            };
+            let deep = find_mate(&played(&pos, &turn), &budget, &table);
+            if proved {
+                assert_eq!(deep.verdict, mate::Verdict::NoMate, "{text}");
+            } else {
+                assert!(!matches!(deep.verdict, mate::Verdict::Mate(_)), "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_lone_king_has_no_safe_turn_and_the_net_says_so() {
+        // 8/3k4/1B6/3B4/3P1N2/8/P1K5/8 b: every one of Black's ten-move
+        // turns (a king walk, perhaps taking pieces) ends in a position
+        // where White mates with eleven: each distinct end is proved.
+        let pos = scottish(BEFORE_LOSS[1]);
+        let mut positions = Vec::new();
+        let mut inner = FxHashSet::default();
+        let mut ends = FxHashSet::default();
+        let mut stack = vec![pos.clone()];
+        while let Some(p) = stack.pop() {
+            for &mv in legal_moves(&p).iter() {
+                let mut child = p.clone();
+                if child.play(mv).turn_ended {
+                    if ends.insert(child.key()) {
+                        positions.push(child);
+                    }
+                } else if inner.insert(child.key()) {
+                    stack.push(child);
+                }
+            }
+        }
+        assert!(!positions.is_empty());
+        let table = MateTable::new(16);
+        for end in &positions {
+            let answer = find_mate(end, &mate::Budget::default(), &table);
+            assert!(
+                matches!(answer.verdict, mate::Verdict::Mate(_)),
+                "{}",
+                fen::to_fen(end)
+            );
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let first = candidate_turns(&pos, Order::Score)[0].1.clone();
+        let outcome = secure(&pos, &first, default_budget(), &stop, &table);
+        let note = outcome.verdict.note().expect("no safe turn");
+        assert!(note.starts_with("no safe turn: "), "{note}");
     }
 
     #[test]

@@ -287,6 +287,7 @@ impl<'a> Worker<'a> {
             nodes: self.nodes,
             depth,
             lines,
+            notes: Vec::new(),
         }
     }
 
