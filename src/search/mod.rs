@@ -22,6 +22,7 @@ pub mod levels;
 mod limits;
 mod ordering;
 mod play;
+pub mod raid;
 mod result;
 pub mod safety;
 mod score;

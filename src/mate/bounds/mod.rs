@@ -46,3 +46,4 @@ pub(crate) use last_moves::{LastOne, LastTwo};
 #[cfg(test)]
 use lower::lower_bound_with;
 pub(crate) use lower::{lower_bound, lower_bound_movable, may_mate};
+pub(crate) use reach::attack_distance;

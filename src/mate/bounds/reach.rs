@@ -128,6 +128,17 @@ pub(super) fn pawn_reach(us: Color, from: Square, target: Square) -> u8 {
     reach().pawn[us.index()][from.index()][target.index()]
 }
 
+/// The fewest moves a `role` of `us` on `from` needs, on an empty board, to
+/// stand on a square attacking `target` (0: it attacks it from where it
+/// stands); pawns count promotions. A lower bound on any board, which the
+/// raid search ([`crate::search::raid`]) bounds its captures with.
+pub(crate) fn attack_distance(us: Color, role: Role, from: Square, target: Square) -> u32 {
+    match role {
+        Role::Pawn => u32::from(pawn_reach(us, from, target)),
+        _ => u32::from(reach().table[slot(role)][from.index()][target.index()]),
+    }
+}
+
 /// [`pawn_reach`] computed from the rules of pawn moves.
 fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
     let direct = attacks::pawn(us.other(), target)
