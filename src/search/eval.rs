@@ -33,32 +33,10 @@ const RESCUED_PERCENT: i32 = 15;
 /// Part of a hanging piece's value counted when it cannot be rescued.
 const LOST_PERCENT: i32 = 70;
 
-/// Part of the raid's gain (what the side to move can take in the turn it
-/// starts, [`super::raid`]) counted at a turn start, in percent: the
-/// raiding pieces often end where the other side's longer turn retakes.
-const RAID_PERCENT: i32 = 50;
-/// Positions the raid may search per evaluation: its best-first order
-/// finds the greedy raids in a few (a bigger search costs the tree more
-/// than it finds).
-const RAID_NODES: u64 = 16;
-/// Shorter turns are left to the quiescence search's captures.
-const RAID_FROM: u32 = 3;
-
-/// The score of `pos` for the side to move, in centipawns. At the start of
-/// a turn it includes a share of what the turn can take (the raid).
+/// The score of `pos` for the side to move, in centipawns.
 pub fn evaluate(pos: &Position) -> i32 {
     let next = pos.rules().next_turn_length(pos.turn_length());
-    evaluate_static(pos) - danger(pos, next) + our_chances(pos, next + 1) / 2 + raid_term(pos)
-}
-
-/// The raid's share in [`evaluate`]: at a turn start of [`RAID_FROM`]
-/// moves or more, part of what the turn can take.
-fn raid_term(pos: &Position) -> i32 {
-    if pos.moves_made() == 0 && pos.moves_left() >= RAID_FROM {
-        super::raid::quick_raid(pos, RAID_NODES) * RAID_PERCENT / 100
-    } else {
-        0
-    }
+    evaluate_static(pos) - danger(pos, next) + our_chances(pos, next + 1) / 2
 }
 
 /// [`evaluate`] without the two mate-bound terms (king exposure, our
@@ -254,24 +232,6 @@ mod tests {
         let safe = fen::parse("3rk3/8/8/8/8/8/8/Q3K3 w - - 0 3 2", Rules::Italian).unwrap();
         let hanging = fen::parse("3rk3/8/8/8/3Q4/8/8/4K3 w - - 0 3 2", Rules::Italian).unwrap();
         assert!(evaluate(&safe) > evaluate(&hanging) + 100);
-    }
-
-    #[test]
-    fn the_knight_raid_counts_at_the_turn_start() {
-        // 1. Nc3 2. b6 g5 3. d4 Bxg5 Bxe7: Black (4 moves) takes bishop,
-        // knight and queen with Nxe7 Nd5 Nxc3 Nxd1; the evaluation's small
-        // raid sees at least the bishop and the queen go (Kxe7 Ba6 Bxe2
-        // Bxd1 will do), so Black's turn starts far ahead.
-        let mut pos = Position::startpos(Rules::Scottish);
-        for uci in ["b1c3", "b7b6", "g7g5", "d2d4", "c1g5", "g5e7"] {
-            let mv = crate::chess::notation::parse_uci(&pos, uci).unwrap();
-            pos.play(mv);
-        }
-        let queen_and_bishop = VALUES[Role::Queen.index()] + VALUES[Role::Bishop.index()];
-        assert!(raid_term(&pos) >= queen_and_bishop * RAID_PERCENT / 100);
-        // Without it Black, a pawn down and its bishop's pawn gone, scores
-        // about -430.
-        assert!(evaluate(&pos) > 0, "{}", evaluate(&pos));
     }
 
     #[test]
