@@ -44,6 +44,7 @@ fn main() {
             nodes_per_check: nodes,
             deadline: Some(Instant::now() + Duration::from_millis(ms)),
             threads: 1,
+            max_nodes: None,
         };
         let outcome = secure(&pos, &turn, budget, &stop, &table);
         spent += outcome.nodes;

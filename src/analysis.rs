@@ -221,6 +221,7 @@ impl Engine {
             nodes_per_check: self.budget.safe_turn_nodes,
             deadline: None,
             threads: self.budget.threads,
+            max_nodes: None,
         };
         if let Verdict::Replaced { turn, .. } =
             secure(pos, played, budget, &self.stop, &self.table).verdict

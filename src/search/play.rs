@@ -14,6 +14,7 @@ use super::safety::{self, SafetyBudget, Verdict};
 use super::score::Score;
 use super::searcher::Searcher;
 use super::time::{self, Net, TimePlan};
+use super::worker::NODE_SLACK;
 use crate::chess::Position;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -103,10 +104,18 @@ fn make_safe(
     // time; the nodes per check stay (a bigger check measured worse: fewer
     // candidates, bench/strength.md).
     let threads = limits.threads.max(1);
+    // `go nodes N` counts the net's nodes too: it gets what the search left.
+    let max_nodes = limits
+        .nodes
+        .map(|n| n.saturating_add(NODE_SLACK).saturating_sub(result.nodes));
+    if max_nodes == Some(0) {
+        return;
+    }
     let budget = SafetyBudget {
         nodes_per_check,
         deadline: plan.turn,
         threads,
+        max_nodes,
     };
     let outcome = safety::secure(pos, &result.turn, budget, stop, searcher.mate_table());
     result.nodes += outcome.nodes;
@@ -166,6 +175,36 @@ mod tests {
         };
         let stop = Arc::new(AtomicBool::new(false));
         play(&mut Searcher::new(4), pos, &limits, style, &stop, |_| {})
+    }
+
+    #[test]
+    fn go_nodes_counts_every_node_of_the_turn_the_safety_net_included() {
+        // Before: `go nodes 1` spent 3.5 M nodes here (the net's checks).
+        let stop = Arc::new(AtomicBool::new(false));
+        for text in [
+            "2r2b1r/pp1n1k1p/2p2n2/5p2/8/8/PPPP1PPP/RNBQ1RK1 w - - 0 7",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 50",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 100",
+        ] {
+            let pos = fen::parse(text, Rules::Italian).unwrap();
+            for nodes in [1, 1_000, 100_000] {
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    ..Limits::default()
+                };
+                let r = play(
+                    &mut Searcher::new(4),
+                    &pos,
+                    &limits,
+                    Style::default(),
+                    &stop,
+                    |_| {},
+                );
+                let bound = nodes + nodes / 100 + NODE_SLACK + 1_000;
+                assert!(r.nodes <= bound, "{text} nodes {nodes}: {}", r.nodes);
+                assert!(is_legal_turn(&pos, &r.turn), "{text} nodes {nodes}");
+            }
+        }
     }
 
     #[test]

@@ -66,6 +66,9 @@ pub struct SafetyBudget {
     pub deadline: Option<Instant>,
     /// Threads each check runs on (the finder races them on one table).
     pub threads: usize,
+    /// Mate-finder nodes the whole net may spend at most (what `go nodes`
+    /// leaves it); `None`: only the limits above.
+    pub max_nodes: Option<u64>,
 }
 
 /// What the safety net decided about a turn.
@@ -182,6 +185,7 @@ struct Checker<'a> {
 impl Checker<'_> {
     fn out_of_budget(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+            || self.budget.max_nodes.is_some_and(|max| self.nodes >= max)
             || match self.budget.deadline {
                 Some(d) => Instant::now() >= d,
                 None => self.nodes >= self.budget.nodes_per_check.saturating_mul(TOTAL_CHECKS),
@@ -255,8 +259,12 @@ impl Checker<'_> {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        let left = self
+            .budget
+            .max_nodes
+            .map_or(u64::MAX, |max| max.saturating_sub(self.nodes));
         let budget = mate::Budget {
-            nodes,
+            nodes: nodes.min(left),
             deadline,
             threads: self.budget.threads,
             stop: Some(self.stop),
@@ -533,6 +541,7 @@ mod tests {
             nodes_per_check: 200_000,
             deadline: None,
             threads: 1,
+            max_nodes: None,
         }
     }
 
@@ -578,6 +587,7 @@ mod tests {
             nodes_per_check: 4_000_000,
             deadline: None,
             threads: 1,
+            max_nodes: None,
         };
         let outcome = secure(&pos, losing, generous, &stop, &table);
         let Verdict::Replaced { turn, .. } = outcome.verdict else {
@@ -685,6 +695,7 @@ mod tests {
             nodes_per_check: crate::search::SAFETY_NODES,
             deadline: None,
             threads: 1,
+            max_nodes: None,
         }
     }
 
