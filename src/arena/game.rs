@@ -4,7 +4,7 @@
 
 use super::engine::{EngineError, EngineProcess};
 use super::linear::{LinearOpening, play_linear_game, random_linear_opening, rules_text};
-use super::openings::{Opening, random_opening};
+use super::openings::{Opening, is_startpos, random_opening, root_fen};
 use super::referee::{GameResult, GameSettings, play_game};
 use crate::Variant;
 use crate::chess::{Rules, notation};
@@ -41,6 +41,29 @@ pub enum MatchRecord {
 }
 
 impl MatchOpening {
+    /// The opening as an openings-file line gives it: the moves from the
+    /// start position, or the root position then `moves` and the moves
+    /// (the results file's `opening`).
+    pub fn text(&self) -> String {
+        let (root, is_start, moves): (String, bool, Vec<String>) = match self {
+            MatchOpening::Progressive(o) => (
+                root_fen(o),
+                is_startpos(o),
+                o.moves.iter().map(|m| m.uci()).collect(),
+            ),
+            MatchOpening::Linear(o) => (
+                o.root.to_string(),
+                o.root == linear::Position::new(&o.root.options()),
+                o.moves.iter().map(|m| m.to_string()).collect(),
+            ),
+        };
+        match (is_start, moves.is_empty()) {
+            (true, false) => moves.join(" "),
+            (_, true) => root,
+            (false, false) => format!("{root} moves {}", moves.join(" ")),
+        }
+    }
+
     /// Plays one game from this opening with its game's referee
     /// (`engines[0]` has White; both were configured by
     /// [`MatchGame::configure`] for this opening's game).

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod gui;
 pub mod matches;
 pub mod mate;
+pub mod merge;
 pub mod perft;
 
 /// A subcommand failure: printed as `crescendo: <message>` with exit status 2.
