@@ -175,8 +175,14 @@ fn four_shards_and_a_merge_are_the_unsharded_match() {
         assert_eq!(json["games"], if k == 3 { 5 } else { 6 }, "{json}");
     }
     // The same games: openings, colours, results, every move.
-    assert_eq!(game_list(&shard_results), game_list(&[all_results.clone()]));
-    assert_eq!(pgn_by_round(&shard_pgns), pgn_by_round(&[all_pgn.clone()]));
+    assert_eq!(
+        game_list(&shard_results),
+        game_list(std::slice::from_ref(&all_results))
+    );
+    assert_eq!(
+        pgn_by_round(&shard_pgns),
+        pgn_by_round(std::slice::from_ref(&all_pgn))
+    );
 
     // The same report, from the shards in any order.
     let mut merge = vec!["match".to_string(), "merge".into(), "--json".into()];
@@ -216,7 +222,10 @@ fn four_shards_and_a_merge_are_the_unsharded_match() {
             String::from_utf8_lossy(&out.stderr)
         );
         let files: Vec<PathBuf> = (1..=4).map(|k| dir.join(format!("par{k}.jsonl"))).collect();
-        assert_eq!(game_list(&files), game_list(&[all_results.clone()]));
+        assert_eq!(
+            game_list(&files),
+            game_list(std::slice::from_ref(&all_results))
+        );
         let mut merge = vec!["match".to_string(), "merge".into(), "--json".into()];
         merge.extend(files.iter().map(|p| p.display().to_string()));
         assert_eq!(json_of(&run(&merge, &[])), whole);

@@ -19,7 +19,7 @@ use std::time::Duration;
 pub struct MatchArgs {
     /// `match merge FILE...`: add up results files.
     #[command(subcommand)]
-    pub command: Option<super::merge::MatchCommand>,
+    pub command: Option<Box<super::merge::MatchCommand>>,
     #[command(flatten)]
     pub engine: EngineSpecs,
     /// Settings for both engines, in the same KEY=VALUE form (given first).
@@ -115,7 +115,8 @@ impl Args for EngineSpecs {
                 .required(true)
                 .help(
                     "An engine, given twice: cmd=PATH [name=NAME] [args=\"A B\"] [arg=A]... \
-                     [dir=DIR] [option.NAME=VALUE]... The first engine's score is reported",
+                     [dir=DIR] [nodes=N] [option.NAME=VALUE]... The first engine's score is \
+                     reported; nodes=N sends it `go nodes N` instead of the clock",
                 ),
         )
     }
@@ -257,6 +258,11 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
     }
     if args.concurrency == 0 {
         return Err("--concurrency must be above 0".into());
+    }
+    if args.seed.is_none() && (args.shard.is_some() || args.results.is_some()) {
+        // A seed from the clock would make every shard, every resumed
+        // run, a match of its own.
+        return Err("--shard and --results need --seed".into());
     }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
