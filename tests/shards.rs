@@ -495,6 +495,15 @@ fn merge_refuses_files_of_different_matches_naming_the_difference() {
     // Bad shards name the flag.
     let stderr = String::from_utf8_lossy(&run(&args, &["--shard", "0/4"]).stderr).to_string();
     assert!(stderr.contains("numbered from 1"), "{stderr}");
+    // A seed from the clock would make each shard a match of its own.
+    let mut unseeded = args.clone();
+    unseeded.drain(seed..seed + 2);
+    let out = run(&unseeded, &["--shard", "1/4"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--shard and --results need --seed"),
+        "{stderr}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -520,7 +529,7 @@ fn merge_writes_the_stop_file_once_the_sprt_has_decided() {
             "args=random-engine --seed 3",
         ])
         .args([
-            "--games", "200", "--tc", "5+0", "--sprt", "elo0=0", "elo1=10",
+            "--games", "200", "--tc", "5+0", "--seed", "1", "--sprt", "elo0=0", "elo1=10",
         ])
         .args(["--results", results.to_str().unwrap(), "--json"])
         .output()
