@@ -558,3 +558,56 @@ fn merge_writes_the_stop_file_once_the_sprt_has_decided() {
     assert_eq!(std::fs::read_to_string(&stop).unwrap(), "H0 accepted\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_searching_engine_under_a_node_limit_plays_the_same_games_in_shards() {
+    // Crescendo itself, `go nodes 300` on one thread, against a random
+    // mover: every move of every game is the same in two shards as in one run.
+    let dir = scratch("search");
+    let args: Vec<String> = [
+        "match",
+        "--engine",
+        &format!("cmd={BIN}"),
+        "name=Crescendo",
+        "option.Threads=1",
+        "nodes=300",
+        "--engine",
+        &format!("cmd={BIN}"),
+        "name=R",
+        "args=random-engine --seed 4",
+        "nodes=300",
+        "--games",
+        "8",
+        "--random-openings",
+        "2",
+        "--seed",
+        "13",
+        "--json",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let whole = dir.join("whole.pgn");
+    let out = run(&args, &["--pgn", whole.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut shards = Vec::new();
+    for k in 1..=2 {
+        let pgn = dir.join(format!("shard{k}.pgn"));
+        let shard = format!("{k}/2");
+        let out = run(&args, &["--shard", &shard, "--pgn", pgn.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        shards.push(pgn);
+    }
+    let games = pgn_by_round(std::slice::from_ref(&whole));
+    assert_eq!(games.len(), 8);
+    assert_eq!(pgn_by_round(&shards), games);
+    let _ = std::fs::remove_dir_all(&dir);
+}
