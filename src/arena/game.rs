@@ -211,3 +211,41 @@ impl MatchGame {
         Ok(!sent.is_empty())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::linear::parse_linear_opening;
+    use crate::arena::openings::parse_opening;
+    use rand::SeedableRng;
+
+    #[test]
+    fn an_opening_text_reads_back_as_the_opening() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for rules in [Rules::Italian, Rules::Scottish] {
+            let game = MatchGame::Progressive(rules);
+            for opening in [game.start_opening(), game.random_opening(2, &mut rng)] {
+                let MatchOpening::Progressive(o) = &opening else {
+                    unreachable!()
+                };
+                assert_eq!(&parse_opening(&opening.text(), rules).unwrap(), o);
+            }
+        }
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2";
+        let o = parse_opening(&format!("{fen} moves e7e5 d8h4"), Rules::Italian).unwrap();
+        let text = MatchOpening::Progressive(o.clone()).text();
+        assert!(
+            text.starts_with(fen) && text.ends_with(" moves e7e5 d8h4"),
+            "{text}"
+        );
+        assert_eq!(parse_opening(&text, Rules::Italian).unwrap(), o);
+        let options = linear::Options::default();
+        let game = MatchGame::Linear(options);
+        for opening in [game.start_opening(), game.random_opening(3, &mut rng)] {
+            let MatchOpening::Linear(o) = &opening else {
+                unreachable!()
+            };
+            assert_eq!(&parse_linear_opening(&opening.text(), &options).unwrap(), o);
+        }
+    }
+}
