@@ -54,6 +54,7 @@ fn settings(tc: &str) -> GameSettings {
     GameSettings {
         time_control: TimeControl::parse_clock(tc).unwrap(),
         time_margin: Duration::from_millis(50),
+        nodes: [None; 2],
     }
 }
 
@@ -118,6 +119,7 @@ fn an_engine_that_never_answers_forfeits_under_movetime() {
     let settings = GameSettings {
         time_control: TimeControl::MoveTime(Duration::from_millis(100)),
         time_margin: Duration::from_millis(50),
+        nodes: [None; 2],
     };
     let stop = AtomicBool::new(false);
     let r = play_game(
@@ -701,6 +703,7 @@ fn a_silent_linear_engine_forfeits_on_time_and_faults_feed_the_sprt() {
     let settings = GameSettings {
         time_control: TimeControl::MoveTime(Duration::from_millis(100)),
         time_margin: Duration::from_millis(50),
+        nodes: [None; 2],
     };
     let stop = AtomicBool::new(false);
     let r = play_linear_game(

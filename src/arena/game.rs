@@ -4,7 +4,7 @@
 
 use super::engine::{EngineError, EngineProcess};
 use super::linear::{LinearOpening, play_linear_game, random_linear_opening, rules_text};
-use super::openings::{Opening, random_opening};
+use super::openings::{Opening, is_startpos, random_opening, root_fen};
 use super::referee::{GameResult, GameSettings, play_game};
 use crate::Variant;
 use crate::chess::{Rules, notation};
@@ -41,6 +41,29 @@ pub enum MatchRecord {
 }
 
 impl MatchOpening {
+    /// The opening as an openings-file line gives it: the moves from the
+    /// start position, or the root position then `moves` and the moves
+    /// (the results file's `opening`).
+    pub fn text(&self) -> String {
+        let (root, is_start, moves): (String, bool, Vec<String>) = match self {
+            MatchOpening::Progressive(o) => (
+                root_fen(o),
+                is_startpos(o),
+                o.moves.iter().map(|m| m.uci()).collect(),
+            ),
+            MatchOpening::Linear(o) => (
+                o.root.to_string(),
+                o.root == linear::Position::new(&o.root.options()),
+                o.moves.iter().map(|m| m.to_string()).collect(),
+            ),
+        };
+        match (is_start, moves.is_empty()) {
+            (true, false) => moves.join(" "),
+            (_, true) => root,
+            (false, false) => format!("{root} moves {}", moves.join(" ")),
+        }
+    }
+
     /// Plays one game from this opening with its game's referee
     /// (`engines[0]` has White; both were configured by
     /// [`MatchGame::configure`] for this opening's game).
@@ -186,5 +209,43 @@ impl MatchGame {
             engine.set_option(name, value)?;
         }
         Ok(!sent.is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::linear::parse_linear_opening;
+    use crate::arena::openings::parse_opening;
+    use rand::SeedableRng;
+
+    #[test]
+    fn an_opening_text_reads_back_as_the_opening() {
+        let mut rng = StdRng::seed_from_u64(5);
+        for rules in [Rules::Italian, Rules::Scottish] {
+            let game = MatchGame::Progressive(rules);
+            for opening in [game.start_opening(), game.random_opening(2, &mut rng)] {
+                let MatchOpening::Progressive(o) = &opening else {
+                    unreachable!()
+                };
+                assert_eq!(&parse_opening(&opening.text(), rules).unwrap(), o);
+            }
+        }
+        let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2";
+        let o = parse_opening(&format!("{fen} moves e7e5 d8h4"), Rules::Italian).unwrap();
+        let text = MatchOpening::Progressive(o.clone()).text();
+        assert!(
+            text.starts_with(fen) && text.ends_with(" moves e7e5 d8h4"),
+            "{text}"
+        );
+        assert_eq!(parse_opening(&text, Rules::Italian).unwrap(), o);
+        let options = linear::Options::default();
+        let game = MatchGame::Linear(options);
+        for opening in [game.start_opening(), game.random_opening(3, &mut rng)] {
+            let MatchOpening::Linear(o) = &opening else {
+                unreachable!()
+            };
+            assert_eq!(&parse_linear_opening(&opening.text(), &options).unwrap(), o);
+        }
     }
 }

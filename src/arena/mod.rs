@@ -9,6 +9,8 @@
 //! - [`openings`]: opening files and random openings;
 //! - [`stats`]: score, Elo, LOS, pentanomial counts, SPRT;
 //! - [`runner`]: the match (pairs of games, concurrency, PGN, stopping);
+//! - [`shard`]: which pairs a shard plays, and each pair's seed;
+//! - [`results`]: the results file (one JSON line per pair), resume and merge;
 //! - [`random_engine`]: a random mover speaking the protocol (a baseline).
 
 mod engine;
@@ -17,7 +19,9 @@ mod linear;
 mod openings;
 mod random_engine;
 mod referee;
+mod results;
 mod runner;
+mod shard;
 mod stats;
 
 pub use engine::{EngineConfig, EngineError, EngineProcess};
@@ -25,6 +29,10 @@ pub use game::{MatchGame, MatchOpening, MatchRecord};
 pub use linear::{LinearOpening, play_linear_game, read_linear_openings};
 pub use openings::{Opening, read_openings};
 pub use random_engine::run as run_random_engine;
-pub use referee::{GameResult, GameSettings, Outcome, Termination, TimeControl, play_game};
+pub use referee::{
+    GameResult, GameSettings, NODES_TURN_TIMEOUT, Outcome, Termination, TimeControl, play_game,
+};
+pub use results::{EngineSetup, MatchSetup, PairRecord, merge_results, read_results};
 pub use runner::{GameReport, MatchConfig, MatchSummary, OpeningSource, SprtState, run_match};
+pub use shard::Shard;
 pub use stats::{Sprt, Tally};

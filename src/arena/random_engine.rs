@@ -9,7 +9,8 @@
 //! Progression), `position startpos | fen <FEN> [moves ...]` (single moves
 //! or comma-joined turns; Linear Progression positions and moves in that
 //! variant), `go ...` (answered at once) and `quit`; anything else is
-//! ignored, as UCI says.
+//! ignored, as UCI says. Its choices restart from the seed at each
+//! `ucinewgame`, so the same game replays the same on any machine.
 
 use crate::chess::{Position, Rules, fen, legal_moves, notation};
 use crate::linear;
@@ -55,6 +56,11 @@ pub fn run(seed: u64, input: impl BufRead, mut output: impl Write) -> std::io::R
             }
             Some("isready") => writeln!(output, "readyok")?,
             Some("ucinewgame") => {
+                // Each game starts the choices afresh: a game then depends
+                // only on its opening and the two seeds, not on the games
+                // this process played before (shards and resumed runs
+                // replay the games of the whole match).
+                rng = StdRng::seed_from_u64(seed);
                 pos = Position::startpos(rules);
                 lp_pos = linear::Position::new(&lp_options);
             }

@@ -25,6 +25,11 @@ use std::time::Duration;
 /// How long a well-behaved engine may take to answer `stop` or `isready`.
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// How long an engine under a node limit (`go nodes N`) may take for a
+/// turn before it forfeits: no clock runs for it, but a hung engine must
+/// not stall the match.
+pub const NODES_TURN_TIMEOUT: Duration = Duration::from_secs(120);
+
 /// The thinking time of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
@@ -33,6 +38,9 @@ pub enum TimeControl {
     Clock { base: Duration, increment: Duration },
     /// A fixed time per turn (`go movetime`).
     MoveTime(Duration),
+    /// No clock: every engine plays under a node limit
+    /// ([`GameSettings::nodes`]).
+    Untimed,
 }
 
 impl TimeControl {
@@ -64,6 +72,7 @@ impl TimeControl {
                 format!("{}+{}", trim_secs(*base), trim_secs(*increment))
             }
             TimeControl::MoveTime(t) => format!("movetime {}ms", t.as_millis()),
+            TimeControl::Untimed => "-".to_string(), // PGN's "no time control"
         }
     }
 }
@@ -225,6 +234,9 @@ pub struct GameSettings {
     /// Extra time an answer may take beyond the clock before it forfeits
     /// (pipes and process scheduling are not free).
     pub time_margin: Duration,
+    /// A node limit for White's and Black's engine: it is sent `go nodes
+    /// N` instead of the clock, and has [`NODES_TURN_TIMEOUT`] per turn.
+    pub nodes: [Option<u64>; 2],
 }
 
 /// Progressive chess as the referee plays it: the position, the moves
@@ -339,7 +351,7 @@ pub fn referee(
     let names = [engines[0].name().to_string(), engines[1].name().to_string()];
     let mut clocks = match settings.time_control {
         TimeControl::Clock { base, .. } => [base, base],
-        TimeControl::MoveTime(_) => [Duration::ZERO; 2],
+        TimeControl::MoveTime(_) | TimeControl::Untimed => [Duration::ZERO; 2],
     };
     let finish = |outcome, termination, detail: String, faulty| Ending {
         outcome,
@@ -374,8 +386,11 @@ pub fn referee(
         let side = game.side_to_move();
         let i = side.index();
         let position = game.position_command();
-        let (go, allowed) = match settings.time_control {
-            TimeControl::Clock { increment, .. } => (
+        let (go, allowed) = match (settings.nodes[i], settings.time_control) {
+            (Some(n), _) => (format!("go nodes {n}"), NODES_TURN_TIMEOUT),
+            // The runner gives every engine a node limit under no clock.
+            (None, TimeControl::Untimed) => ("go infinite".to_string(), NODES_TURN_TIMEOUT),
+            (None, TimeControl::Clock { increment, .. }) => (
                 format!(
                     "go wtime {} btime {} winc {} binc {}",
                     clocks[0].as_millis(),
@@ -385,7 +400,7 @@ pub fn referee(
                 ),
                 clocks[i],
             ),
-            TimeControl::MoveTime(t) => (format!("go movetime {}", t.as_millis()), t),
+            (None, TimeControl::MoveTime(t)) => (format!("go movetime {}", t.as_millis()), t),
         };
         let deadline = std::time::Instant::now() + allowed + settings.time_margin;
         let who = format!(
@@ -420,7 +435,9 @@ pub fn referee(
                 ),
             );
         }
-        if let TimeControl::Clock { increment, .. } = settings.time_control {
+        if let (None, TimeControl::Clock { increment, .. }) =
+            (settings.nodes[i], settings.time_control)
+        {
             clocks[i] = clocks[i].saturating_sub(reply.elapsed) + increment;
         }
         if let Err(why) = game.play_token(&reply.bestmove) {

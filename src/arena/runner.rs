@@ -7,19 +7,26 @@
 //! calling thread, which keeps the score, writes the PGN as games finish (so
 //! a stopped match loses nothing), and stops the match when the SPRT decides
 //! or the stop flag is set from outside (Ctrl-C).
+//!
+//! A run may be one shard of the match ([`Shard`]): it plays only its
+//! pairs, each pair's opening drawn from the pair's own seed. With a
+//! results file, each finished pair is appended as it ends, and the pairs
+//! already there are skipped (resume).
 
 use super::engine::{EngineConfig, EngineError, EngineProcess};
 use super::game::{MatchGame, MatchOpening, MatchRecord};
 use super::referee::{GameResult, GameSettings, TimeControl};
+use super::results::{MatchSetup, PairRecord, ResultsFile, resume};
+use super::shard::{Shard, pair_seed};
 use super::stats::{EloEstimate, Sprt, SprtDecision, Tally};
 use crate::chess::Color;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -31,7 +38,8 @@ pub enum OpeningSource {
     /// These openings in order, from the first again when they run out
     /// (all of the match's game).
     List(Vec<MatchOpening>),
-    /// Random legal first `turns` turns, drawn with the match seed.
+    /// Random legal first `turns` turns, each pair's drawn from its own
+    /// seed ([`pair_seed`] of the match seed and the pair).
     Random { turns: u32 },
 }
 
@@ -59,6 +67,14 @@ pub struct MatchConfig {
     pub event: String,
     /// Time for the `uci` handshake and `isready` answers.
     pub startup_timeout: Duration,
+    /// `nodes=N` of engine A and B: it is sent `go nodes N` instead of the clock.
+    pub nodes: [Option<u64>; 2],
+    /// The part of the match this run plays.
+    pub shard: Shard,
+    /// Finished pairs are appended here, and the pairs already there skipped.
+    pub results: Option<PathBuf>,
+    /// No game is started once this file exists (games running finish).
+    pub stop_file: Option<PathBuf>,
 }
 
 /// One finished game, as reported while the match runs.
@@ -68,6 +84,8 @@ pub struct GameReport {
     pub number: u32,
     /// 0-based opening pair.
     pub pair: u32,
+    /// The pair's opening (see [`MatchOpening::text`]).
+    pub opening: String,
     /// Which engine (0 = A, 1 = B) had White.
     pub white: usize,
     pub result: GameResult<MatchRecord>,
@@ -103,7 +121,7 @@ pub struct MatchSummary {
     /// Engine names, A first.
     pub engines: [String; 2],
     /// The game: `progressive` or `linear-progression`.
-    pub variant: &'static str,
+    pub variant: String,
     /// The rules: `italian`, `scottish`, or for Linear Progression the
     /// board and the options on (`8x8`, `6x6 equal,blockers`).
     pub rules: String,
@@ -130,27 +148,27 @@ pub struct MatchSummary {
     pub stopped_early: bool,
     /// Why the match could not go on, if it failed.
     pub error: Option<String>,
+    /// The shard played (`2/4`); null for a whole match or a merge.
+    pub shard: Option<String>,
 }
 
 impl MatchSummary {
-    fn new(config: &MatchConfig) -> MatchSummary {
+    /// The empty summary of a match (of its shard `shard`, if one).
+    pub fn from_setup(setup: &MatchSetup, shard: Option<Shard>) -> MatchSummary {
         MatchSummary {
-            engines: [
-                config.engines[0].name.clone(),
-                config.engines[1].name.clone(),
-            ],
-            variant: config.variant.name(),
-            rules: config.variant.rules(),
-            rules_text: config.variant.describe(),
-            time_control: config.time_control.pgn(),
-            seed: config.seed,
+            engines: [setup.engines[0].name.clone(), setup.engines[1].name.clone()],
+            variant: setup.variant.clone(),
+            rules: setup.rules.clone(),
+            rules_text: setup.rules_text.clone(),
+            time_control: setup.time_control.clone(),
+            seed: setup.seed,
             games: 0,
             tally: Tally::default(),
             points: 0.0,
             score: 0.5,
             elo: None,
             los: 0.5,
-            sprt: config.sprt.map(|test| {
+            sprt: setup.sprt.map(|test| {
                 let (lower, upper) = test.bounds();
                 SprtState {
                     test,
@@ -164,10 +182,12 @@ impl MatchSummary {
             unfinished: 0,
             stopped_early: false,
             error: None,
+            shard: shard.filter(|s| !s.is_whole()).map(|s| s.to_string()),
         }
     }
 
-    fn refresh(&mut self) {
+    /// Recomputes the figures from the tally.
+    pub(super) fn refresh(&mut self) {
         self.games = self.tally.games();
         self.points = self.tally.points();
         self.score = self.tally.score();
@@ -186,15 +206,69 @@ enum Message {
     Failed(String),
 }
 
-/// Plays the match. `on_game` is called on this thread after each game with
-/// the report and the summary so far. Returns the summary (also when stopped
-/// early); `Err` only when the match cannot start (an engine that does not
-/// start, a PGN file that cannot be opened).
+/// The games of the pair `pair` (1 or 2: an odd `--games` leaves the last
+/// pair one game), as 0-based game numbers.
+fn pair_games(config: &MatchConfig, pair: u32) -> impl Iterator<Item = u32> {
+    let games = config.games;
+    (2 * pair..2 * pair + 2).filter(move |&g| g < games)
+}
+
+/// Plays the match (or its shard). `on_game` is called on this thread after
+/// each game with the report and the summary so far. Returns the summary
+/// (also when stopped early), which counts the pairs resumed from the
+/// results file; `Err` only when the match cannot start (an engine that
+/// does not start, a file that cannot be opened, a results file of another
+/// match, an engine with no limit).
 pub fn run_match(
     config: &MatchConfig,
     stop: &AtomicBool,
     mut on_game: impl FnMut(&GameReport, &MatchSummary),
 ) -> Result<MatchSummary, String> {
+    for (engine, nodes) in config.engines.iter().zip(config.nodes) {
+        if nodes.is_none() && config.time_control == TimeControl::Untimed {
+            return Err(format!(
+                "engine {} has no limit: give --tc, --movetime or nodes=N",
+                engine.name
+            ));
+        }
+    }
+    let setup = MatchSetup::new(config);
+    let key = setup.key();
+    let mut summary = MatchSummary::from_setup(&setup, Some(config.shard));
+    let pairs = config.games.div_ceil(2);
+    let done: Vec<PairRecord> = match &config.results {
+        Some(path) => resume(path, &setup)?,
+        None => Vec::new(),
+    };
+    let mut done_pairs = HashSet::new();
+    for record in done.iter().filter(|r| config.shard.has_pair(r.pair)) {
+        summary.add_record(record);
+        done_pairs.insert(record.pair);
+    }
+    if !done_pairs.is_empty() {
+        log::info!("resuming: {} pairs already played", done_pairs.len());
+    }
+    let shard_games = config
+        .shard
+        .pairs(pairs)
+        .flat_map(|p| pair_games(config, p))
+        .count() as u64;
+    let schedule: Vec<u32> = config
+        .shard
+        .pairs(pairs)
+        .filter(|p| !done_pairs.contains(p))
+        .flat_map(|p| pair_games(config, p))
+        .collect();
+    let decided = |s: &MatchSummary| s.sprt.is_some_and(|s| s.result.is_some());
+    if schedule.is_empty() || decided(&summary) {
+        summary.refresh();
+        summary.stopped_early = summary.games < shard_games;
+        return Ok(summary);
+    }
+    let mut results = match &config.results {
+        Some(path) => Some(ResultsFile::open(path)?),
+        None => None,
+    };
     let mut pgn = match &config.pgn {
         Some(path) => Some(
             std::fs::OpenOptions::new()
@@ -205,17 +279,15 @@ pub fn run_match(
         ),
         None => None,
     };
-    let openings = pair_openings(config);
     // Start the first worker's engines here: a bad command or a broken
     // handshake is an error of the whole match, reported before any game.
     let first = [
         start_engine(&config.engines[0], config)?,
         start_engine(&config.engines[1], config)?,
     ];
-    let next = AtomicU32::new(0);
-    let mut summary = MatchSummary::new(config);
+    let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
-    let workers = config.concurrency.clamp(1, config.games.max(1) as usize);
+    let workers = config.concurrency.clamp(1, schedule.len());
     std::thread::scope(|scope| {
         let mut first = Some(first);
         for _ in 0..workers {
@@ -224,14 +296,15 @@ pub fn run_match(
                 None => [None, None],
             };
             let tx = tx.clone();
-            let (next, openings) = (&next, &openings);
-            scope.spawn(move || worker(config, engines, next, openings, stop, tx));
+            let (next, schedule) = (&next, &schedule);
+            scope.spawn(move || worker(config, engines, next, schedule, stop, tx));
         }
         drop(tx);
-        let mut pending: HashMap<u32, f64> = HashMap::new();
+        // The finished games of each pair still in play.
+        let mut pending: HashMap<u32, Vec<GameReport>> = HashMap::new();
         for message in rx {
             let report = match message {
-                Message::Game(report) => report,
+                Message::Game(report) => *report,
                 Message::Failed(e) => {
                     summary.error.get_or_insert(e);
                     stop.store(true, Ordering::Relaxed);
@@ -243,11 +316,6 @@ pub fn run_match(
                     summary.tally.add_game(points);
                     let reason = report.result.termination.reason().to_string();
                     *summary.terminations.entry(reason).or_default() += 1;
-                    if let Some(first_half) = pending.remove(&report.pair) {
-                        summary.tally.add_pair(first_half + points);
-                    } else {
-                        pending.insert(report.pair, points);
-                    }
                 }
                 None => summary.unfinished += 1,
             }
@@ -260,29 +328,81 @@ pub fn run_match(
                     stop.store(true, Ordering::Relaxed);
                 }
             }
+            let pair = report.pair;
+            let games = pending.entry(pair).or_default();
+            games.push(report);
+            let report = games.last().cloned();
+            if games.len() == pair_games(config, pair).count() {
+                let mut games = pending.remove(&pair).unwrap_or_default();
+                games.sort_by_key(|g| g.number);
+                let points: Option<Vec<f64>> = games.iter().map(GameReport::points_a).collect();
+                if let Some(points) = points {
+                    // Every game of the pair finished: the pair counts and is kept.
+                    if points.len() == 2 {
+                        summary.tally.add_pair(points.iter().sum());
+                    }
+                    if let Some(file) = &mut results
+                        && let Err(e) = file.append(&pair_record(config, &key, &setup, &games))
+                    {
+                        summary.error.get_or_insert(e);
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
             summary.refresh();
-            if summary.sprt.is_some_and(|s| s.result.is_some()) {
+            if decided(&summary) {
                 stop.store(true, Ordering::Relaxed);
             }
-            on_game(&report, &summary);
+            if let Some(report) = report {
+                on_game(&report, &summary);
+            }
         }
     });
     summary.refresh();
-    summary.stopped_early = summary.games < config.games as u64;
+    summary.stopped_early = summary.games < shard_games;
     Ok(summary)
 }
 
-/// The opening of each pair.
-fn pair_openings(config: &MatchConfig) -> Vec<MatchOpening> {
-    let pairs = config.games.div_ceil(2) as usize;
+/// The results-file line of a finished pair (`games` in game order).
+fn pair_record(
+    config: &MatchConfig,
+    key: &str,
+    setup: &MatchSetup,
+    games: &[GameReport],
+) -> PairRecord {
+    let a_result = |g: &GameReport| match g.points_a() {
+        Some(p) if p > 0.75 => "1-0",
+        Some(p) if p > 0.25 => "1/2-1/2",
+        _ => "0-1",
+    };
+    PairRecord {
+        pair: games[0].pair,
+        opening: games[0].opening.clone(),
+        results: games.iter().map(|g| a_result(g).to_string()).collect(),
+        terminations: games
+            .iter()
+            .map(|g| g.result.termination.reason().to_string())
+            .collect(),
+        key: key.to_string(),
+        rounds: games.iter().map(|g| g.number).collect(),
+        white: games
+            .iter()
+            .map(|g| config.engines[g.white].name.clone())
+            .collect(),
+        details: games.iter().map(|g| g.result.detail.clone()).collect(),
+        setup: setup.clone(),
+    }
+}
+
+/// The opening of pair `pair`: a function of the match seed and the pair
+/// alone, so that a shard plays the same openings as the whole match.
+fn pair_opening(config: &MatchConfig, pair: u32) -> MatchOpening {
     match &config.openings {
-        OpeningSource::StartPosition => vec![config.variant.start_opening()],
-        OpeningSource::List(list) => list.iter().cycle().take(pairs).cloned().collect(),
+        OpeningSource::StartPosition => config.variant.start_opening(),
+        OpeningSource::List(list) => list[pair as usize % list.len()].clone(),
         OpeningSource::Random { turns } => {
-            let mut rng = StdRng::seed_from_u64(config.seed);
-            (0..pairs)
-                .map(|_| config.variant.random_opening(*turns, &mut rng))
-                .collect()
+            let mut rng = StdRng::seed_from_u64(pair_seed(config.seed, pair));
+            config.variant.random_opening(*turns, &mut rng)
         }
     }
 }
@@ -309,24 +429,25 @@ fn start_engine(engine: &EngineConfig, config: &MatchConfig) -> Result<EnginePro
     Ok(e)
 }
 
-/// One worker: takes game numbers until none are left or the match stops.
+/// Has the stop file appeared?
+fn stop_file_exists(config: &MatchConfig) -> bool {
+    config.stop_file.as_ref().is_some_and(|p| p.exists())
+}
+
+/// One worker: takes games of the schedule until none are left, the match
+/// stops, or the stop file appears.
 fn worker(
     config: &MatchConfig,
     mut engines: [Option<EngineProcess>; 2],
-    next: &AtomicU32,
-    openings: &[MatchOpening],
+    next: &AtomicUsize,
+    schedule: &[u32],
     stop: &AtomicBool,
     tx: mpsc::Sender<Message>,
 ) {
-    let settings = GameSettings {
-        time_control: config.time_control,
-        time_margin: config.time_margin,
-    };
-    while !stop.load(Ordering::Relaxed) {
-        let game = next.fetch_add(1, Ordering::Relaxed);
-        if game >= config.games {
+    while !stop.load(Ordering::Relaxed) && !stop_file_exists(config) {
+        let Some(&game) = schedule.get(next.fetch_add(1, Ordering::Relaxed)) else {
             break;
-        }
+        };
         if let Err(e) = prepare(config, &mut engines) {
             let _ = tx.send(Message::Failed(e));
             break;
@@ -337,7 +458,13 @@ fn worker(
         let pair = game / 2;
         let white = (game % 2) as usize;
         let players = if white == 0 { [a, b] } else { [b, a] };
-        let opening = &openings[pair as usize % openings.len()];
+        let nodes = [config.nodes[white], config.nodes[1 - white]];
+        let settings = GameSettings {
+            time_control: config.time_control,
+            time_margin: config.time_margin,
+            nodes,
+        };
+        let opening = pair_opening(config, pair);
         let mut result = opening.play(players, &settings, stop);
         if let Some(color) = result.faulty {
             // An engine that broke the protocol or hung is replaced.
@@ -355,6 +482,7 @@ fn worker(
         let report = GameReport {
             number: game + 1,
             pair,
+            opening: opening.text(),
             white,
             result,
         };

@@ -10,7 +10,7 @@
 //! fastchess (the exact log-likelihood ratio of maximum-likelihood outcome
 //! distributions).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
@@ -205,7 +205,7 @@ impl Tally {
 }
 
 /// How the SPRT's Elo bounds are read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SprtModel {
     /// Normalised Elo (fastchess's default): bounds in units that do not
@@ -217,7 +217,7 @@ pub enum SprtModel {
 }
 
 /// A sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,

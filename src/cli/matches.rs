@@ -6,7 +6,7 @@ use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
 use crescendo::arena::{
     EngineConfig, GameReport, MatchConfig, MatchGame, MatchOpening, MatchSummary, OpeningSource,
-    Sprt, SprtState, TimeControl, read_linear_openings, read_openings, run_match,
+    Shard, Sprt, SprtState, TimeControl, read_linear_openings, read_openings, run_match,
 };
 use crescendo::chess::Rules;
 use std::path::PathBuf;
@@ -15,7 +15,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct MatchArgs {
+    /// `match merge FILE...`: add up results files.
+    #[command(subcommand)]
+    pub command: Option<Box<super::merge::MatchCommand>>,
     #[command(flatten)]
     pub engine: EngineSpecs,
     /// Settings for both engines, in the same KEY=VALUE form (given first).
@@ -27,12 +31,9 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Clock per player: SECONDS[+INCREMENT], the increment added after each turn.
-    #[arg(
-        long,
-        conflicts_with = "movetime",
-        required_unless_present = "movetime"
-    )]
+    /// Clock per player: SECONDS[+INCREMENT], the increment added after each turn
+    /// (--tc or --movetime is needed unless both engines have nodes=N).
+    #[arg(long, conflicts_with = "movetime")]
     pub tc: Option<String>,
     /// Fixed time per turn, in milliseconds.
     #[arg(long)]
@@ -71,6 +72,15 @@ pub struct MatchArgs {
     /// Print the final summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Play only shard K of N (1 <= K <= N): the pairs p with p mod N = K-1.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Append each finished pair here as a JSON line; pairs already there are skipped.
+    #[arg(long, value_name = "FILE")]
+    pub results: Option<PathBuf>,
+    /// Start no more games once this file exists.
+    #[arg(long, value_name = "PATH")]
+    pub stop_file: Option<PathBuf>,
 }
 
 /// The `--engine` occurrences, each a list of `KEY=VALUE` items. (clap's
@@ -105,7 +115,8 @@ impl Args for EngineSpecs {
                 .required(true)
                 .help(
                     "An engine, given twice: cmd=PATH [name=NAME] [args=\"A B\"] [arg=A]... \
-                     [dir=DIR] [option.NAME=VALUE]... The first engine's score is reported",
+                     [dir=DIR] [nodes=N] [option.NAME=VALUE]... The first engine's score is \
+                     reported; nodes=N sends it `go nodes N` instead of the clock",
                 ),
         )
     }
@@ -145,6 +156,7 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
                 .extend(value.split_whitespace().map(str::to_string)),
             "arg" => config.args.push(value.to_string()),
             "dir" => config.dir = Some(PathBuf::from(value)),
+            "nodes" => {} // a limit of the runner's, see engine_nodes()
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     // A later setting of the same option wins (--engine over --each).
@@ -155,7 +167,7 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
                 }
                 _ => {
                     return Err(format!(
-                        "--engine: unknown key '{key}' (expected cmd, name, args, arg, dir, option.NAME)"
+                        "--engine: unknown key '{key}' (expected cmd, name, args, arg, dir, nodes, option.NAME)"
                     ));
                 }
             },
@@ -172,6 +184,26 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
     Ok(config)
 }
 
+/// The `nodes=N` of one engine's items (the last one wins, `--engine` over `--each`).
+fn engine_nodes(items: &[String], each: &[String]) -> Result<Option<u64>, String> {
+    let mut nodes = None;
+    for value in each
+        .iter()
+        .chain(items)
+        .filter_map(|item| item.strip_prefix("nodes="))
+    {
+        match value.parse::<u64>() {
+            Ok(n) if n > 0 => nodes = Some(n),
+            _ => {
+                return Err(format!(
+                    "--engine: nodes must be a whole number above 0, got '{value}'"
+                ));
+            }
+        }
+    }
+    Ok(nodes)
+}
+
 fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
     let [a, b] = args.engine.0.as_slice() else {
         return Err(format!(
@@ -185,11 +217,13 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         engines[0].name.push_str("-1");
         engines[1].name.push_str("-2");
     }
+    let nodes = [engine_nodes(a, &args.each)?, engine_nodes(b, &args.each)?];
     let time_control = match (&args.tc, args.movetime) {
         (Some(tc), _) => TimeControl::parse_clock(tc)?,
         (None, Some(0)) => return Err("--movetime must be above 0".into()),
         (None, Some(ms)) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (None, None) => return Err("give --tc or --movetime".into()),
+        (None, None) if nodes.iter().all(Option::is_some) => TimeControl::Untimed,
+        (None, None) => return Err("give --tc or --movetime (or nodes=N to both engines)".into()),
     };
     let variant = match args.variant {
         Variant::LinearProgression if args.rules.is_some() => {
@@ -225,6 +259,11 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
     if args.concurrency == 0 {
         return Err("--concurrency must be above 0".into());
     }
+    if args.seed.is_none() && (args.shard.is_some() || args.results.is_some()) {
+        // A seed from the clock would make every shard, every resumed
+        // run, a match of its own.
+        return Err("--shard and --results need --seed".into());
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -244,6 +283,10 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         pgn: args.pgn.clone(),
         event: args.event.clone(),
         startup_timeout: Duration::from_secs(10),
+        nodes,
+        shard: args.shard.unwrap_or(Shard::WHOLE),
+        results: args.results.clone(),
+        stop_file: args.stop_file.clone(),
     })
 }
 
@@ -299,9 +342,14 @@ fn progress_line(report: &GameReport, s: &MatchSummary, total: u32) -> String {
     line
 }
 
-fn print_summary(s: &MatchSummary) {
+/// The final report (of a match, a shard, or merged results files).
+pub(super) fn print_summary(s: &MatchSummary) {
+    let shard = s
+        .shard
+        .as_ref()
+        .map_or_else(String::new, |k| format!(", shard {k}"));
     println!(
-        "Results of {} vs {} ({}, {}, seed {}):",
+        "Results of {} vs {} ({}, {}, seed {}{shard}):",
         s.engines[0], s.engines[1], s.time_control, s.rules_text, s.seed
     );
     println!(
@@ -353,6 +401,9 @@ fn print_summary(s: &MatchSummary) {
 }
 
 pub fn run(args: &MatchArgs) -> CliResult {
+    if let Some(command) = &args.command {
+        return super::merge::run(command);
+    }
     let config = config_from(args)?;
     let stop = Arc::new(AtomicBool::new(false));
     let interrupted = Arc::new(AtomicBool::new(false));
@@ -366,6 +417,8 @@ pub fn run(args: &MatchArgs) -> CliResult {
             eprintln!("crescendo: interrupted; finishing (Ctrl-C again to leave at once)");
             stop.store(true, Ordering::SeqCst);
         };
+        // SIGTERM too (ctrlc's `termination` feature): a scheduler's
+        // cancel or preemption is a clean stop, not a lost shard.
         if let Err(e) = ctrlc::set_handler(handler) {
             log::warn!("cannot catch Ctrl-C: {e}");
         }
@@ -379,6 +432,12 @@ pub fn run(args: &MatchArgs) -> CliResult {
         println!("{text}");
     } else {
         print_summary(&summary);
+    }
+    if let Some(path) = config.stop_file.as_ref().filter(|p| p.exists()) {
+        eprintln!(
+            "crescendo: {} exists: no more games started",
+            path.display()
+        );
     }
     if let Some(e) = &summary.error {
         return Err(format!("the match stopped: {e}"));

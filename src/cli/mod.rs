@@ -7,6 +7,7 @@ pub mod bench;
 pub mod gui;
 pub mod matches;
 pub mod mate;
+pub mod merge;
 pub mod perft;
 pub mod pgn;
 
