@@ -9,6 +9,7 @@ pub mod matches;
 pub mod mate;
 pub mod perft;
 pub mod pgn;
+pub mod puzzles;
 
 /// A subcommand failure: printed as `crescendo: <message>` with exit status 2.
 pub type CliResult = Result<(), String>;
