@@ -48,6 +48,10 @@ pub struct GenerateArgs {
     /// The file to append to (default puzzles/RULES.jsonl).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Stop after this many games even if fewer puzzles were found (for
+    /// tests and measurements).
+    #[arg(long)]
+    pub games: Option<u64>,
 }
 
 #[derive(Args, Debug)]
@@ -173,15 +177,16 @@ fn generate(a: &GenerateArgs) -> CliResult {
     let started = Instant::now();
     let (mut written, mut games, mut candidates) = (0usize, 0u64, 0u32);
     let mut rejected: Vec<Reject> = Vec::new();
-    while written < wanted {
-        let range = next_game..next_game + batch;
+    let last_game = a.games.map_or(u64::MAX, |g| next_game.saturating_add(g));
+    while written < wanted && next_game < last_game {
+        let range = next_game..(next_game + batch).min(last_game);
         let yields: Vec<_> = pool.install(|| {
             range
                 .into_par_iter()
                 .map(|i| puzzles::game(a.rules, a.seed, i))
                 .collect()
         });
-        next_game += batch;
+        next_game = (next_game + batch).min(last_game);
         let mut text = String::new();
         for y in yields {
             games += 1;

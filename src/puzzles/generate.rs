@@ -187,3 +187,19 @@ pub fn game(rules: Rules, seed: u64, index: u64) -> GameYield {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_reproducible_from_its_seed_and_number() {
+        let (a, b) = (game(Rules::Scottish, 3, 0), game(Rules::Scottish, 3, 0));
+        assert_eq!(a.candidates, b.candidates);
+        assert_eq!(a.rejected, b.rejected);
+        assert_eq!(a.puzzles, b.puzzles);
+        for p in &a.puzzles {
+            assert_eq!(super::super::verify(p, &MateTable::new(4)), Ok(()));
+        }
+    }
+}

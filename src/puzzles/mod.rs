@@ -32,4 +32,5 @@ pub use solve::{Solve, judge};
 pub use themes::{NAMES as THEMES, Themes};
 pub use unique::{
     ALL_NODES, CAP, FIND_NODES, MAX_ADVANTAGE, Solutions, TRIVIAL_NODES, final_key, solutions,
+    solutions_up_to,
 };

@@ -20,7 +20,7 @@ pub struct Puzzle {
     pub fen: String,
     /// `italian` or `scottish`.
     pub rules: String,
-    /// `white` or `black`: the side to move, which mates.
+    /// `White` or `Black`: the side to move, which mates.
     pub side: String,
     /// Moves of the turn (under the Scottish rules a check ends it early).
     pub turn_length: u32,
