@@ -40,7 +40,11 @@ fn generate(out: &PathBuf, threads: &str) -> (String, String) {
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let summary = String::from_utf8_lossy(&o.stdout).to_string();
-    let summary = summary.split(" in ").next().unwrap().replace(out.to_str().unwrap(), "FILE");
+    let summary = summary
+        .split(" in ")
+        .next()
+        .unwrap()
+        .replace(out.to_str().unwrap(), "FILE");
     (std::fs::read_to_string(out).unwrap(), summary)
 }
 
@@ -50,7 +54,11 @@ fn generate_is_reproducible_on_any_number_of_threads() {
     let (first, summary) = generate(&a, "1");
     assert!(summary.contains("from 4 games"), "{summary}");
     assert!(!summary.contains(" 0 candidates"), "{summary}");
-    assert_eq!(generate(&b, "2"), (first.clone(), summary), "the same seed on 2 threads");
+    assert_eq!(
+        generate(&b, "2"),
+        (first.clone(), summary),
+        "the same seed on 2 threads"
+    );
     let o = crescendo(&["puzzles", "check", a.to_str().unwrap(), "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -111,8 +119,16 @@ fn pick_and_rate_answer_in_json_and_bad_input_is_named() {
     assert_eq!(p["format"], "crescendo-puzzle-1");
     let id = p["id"].as_str().unwrap().to_string();
     let o = crescendo(&[
-        "puzzles", "rate", "--player", "1500,200,0.06", "--puzzle", &id, "--solved", "true",
-        "--file", file,
+        "puzzles",
+        "rate",
+        "--player",
+        "1500,200,0.06",
+        "--puzzle",
+        &id,
+        "--solved",
+        "true",
+        "--file",
+        file,
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -120,14 +136,44 @@ fn pick_and_rate_answer_in_json_and_bad_input_is_named() {
     assert_eq!(r["puzzle"]["id"], id.as_str());
     assert!(r["puzzle"]["rating"].as_f64().unwrap() < p["rating"].as_f64().unwrap());
     for bad in [
-        vec!["puzzles", "rate", "--player", "1500,200", "--puzzle", &id, "--solved", "true", "--file", file],
-        vec!["puzzles", "rate", "--player", "1500,200,0.06", "--puzzle", "nope", "--solved", "true", "--file", file],
-        vec!["puzzles", "rate", "--player", "1500,200,0.06", "--puzzle", &id, "--solved", "yes", "--file", file],
-        vec!["puzzles", "pick", "--rating", "1500", "--theme", "nonsense", "--file", file],
+        vec![
+            "puzzles", "rate", "--player", "1500,200", "--puzzle", &id, "--solved", "true",
+            "--file", file,
+        ],
+        vec![
+            "puzzles",
+            "rate",
+            "--player",
+            "1500,200,0.06",
+            "--puzzle",
+            "nope",
+            "--solved",
+            "true",
+            "--file",
+            file,
+        ],
+        vec![
+            "puzzles",
+            "rate",
+            "--player",
+            "1500,200,0.06",
+            "--puzzle",
+            &id,
+            "--solved",
+            "yes",
+            "--file",
+            file,
+        ],
+        vec![
+            "puzzles", "pick", "--rating", "1500", "--theme", "nonsense", "--file", file,
+        ],
         vec!["puzzles", "check", "/nonexistent/puzzles.jsonl"],
     ] {
         let o = crescendo(&bad);
         assert!(!o.status.success(), "{bad:?}");
-        assert!(String::from_utf8_lossy(&o.stderr).starts_with("crescendo: "), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).starts_with("crescendo: "),
+            "{bad:?}"
+        );
     }
 }

@@ -155,7 +155,8 @@ fn generate(a: &GenerateArgs) -> CliResult {
         return Ok(());
     }
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
     let mut file = std::fs::OpenOptions::new()
         .create(true)
@@ -306,7 +307,10 @@ fn pick(a: &PickArgs) -> CliResult {
             puzzles::THEMES.join(", ")
         ));
     }
-    let file = a.file.clone().unwrap_or_else(|| shipped("puzzles/italian.jsonl"));
+    let file = a
+        .file
+        .clone()
+        .unwrap_or_else(|| shipped("puzzles/italian.jsonl"));
     let all: Vec<Puzzle> = puzzles::read_file(&file)?
         .into_iter()
         .map(|(_, p)| p)

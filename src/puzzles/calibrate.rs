@@ -130,7 +130,9 @@ mod tests {
 
     #[test]
     fn harder_puzzles_rate_higher_and_nodes_break_ties() {
-        let ratings: Vec<f64> = (0..=5).map(|k| rate_attempts(&attempts(k)).rating).collect();
+        let ratings: Vec<f64> = (0..=5)
+            .map(|k| rate_attempts(&attempts(k)).rating)
+            .collect();
         for w in ratings.windows(2) {
             assert!(w[0] < w[1], "{ratings:?}");
         }

@@ -38,7 +38,10 @@ pub fn verify(p: &Puzzle, tt: &MateTable) -> Result<(), String> {
     }
     let san = notation::san_line(&pos, &line);
     if san != p.solution_san {
-        return Err(format!("solution_san {:?} (expected {san:?})", p.solution_san));
+        return Err(format!(
+            "solution_san {:?} (expected {san:?})",
+            p.solution_san
+        ));
     }
     let sols = solutions(&pos, ALL_NODES, tt);
     match sols.distinct {
@@ -74,7 +77,14 @@ mod tests {
     fn back_rank() -> Puzzle {
         let pos = fen::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::Italian).unwrap();
         let mv = parse_uci(&pos, "a1a8").unwrap();
-        record(&pos, &[mv], 10, &[], (0, 0, "Novice", "Novice"), &MateTable::new(1))
+        record(
+            &pos,
+            &[mv],
+            10,
+            &[],
+            (0, 0, "Novice", "Novice"),
+            &MateTable::new(1),
+        )
     }
 
     #[test]

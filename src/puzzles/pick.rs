@@ -70,8 +70,8 @@ mod tests {
         let set = [at(900.0, &[]), at(2100.0, &["quiet"]), at(1560.0, &[])];
         let p = pick(&set, 1500.0, 0.0, None, 0).unwrap();
         assert_eq!((p.puzzle.rating, p.window), (1560.0, MIN_WINDOW));
-        // Nothing within 100 of 1200: 200 holds none, 400 holds 900.
-        let p = pick(&set, 1200.0, 0.0, None, 7).unwrap();
+        // Nothing within 100 of 1150, nor 200; 400 holds 900 alone.
+        let p = pick(&set, 1150.0, 0.0, None, 7).unwrap();
         assert_eq!((p.puzzle.rating, p.window), (900.0, 400.0));
         // A theme narrows the set; a large deviation widens the first window.
         let p = pick(&set, 1500.0, 0.0, Some("quiet"), 0).unwrap();
@@ -81,7 +81,13 @@ mod tests {
         assert!(pick(&set, 1500.0, 0.0, Some("castling"), 0).is_none());
         // The choice picks among the window's puzzles.
         let seen: std::collections::HashSet<String> = (0..8)
-            .map(|c| pick(&set, 1500.0, 2000.0, None, c).unwrap().puzzle.id.clone())
+            .map(|c| {
+                pick(&set, 1500.0, 2000.0, None, c)
+                    .unwrap()
+                    .puzzle
+                    .id
+                    .clone()
+            })
             .collect();
         assert_eq!(seen.len(), 3);
     }

@@ -151,14 +151,15 @@ pub fn puzzle_id(fen_text: &str, rules: Rules) -> String {
 /// Reads a `.jsonl` file of puzzles: `(line number, puzzle)`, or the first
 /// bad line named.
 pub fn read_file(path: &std::path::Path) -> Result<Vec<(usize, Puzzle)>, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let p = Puzzle::from_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        let p =
+            Puzzle::from_line(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
         out.push((i + 1, p));
     }
     Ok(out)

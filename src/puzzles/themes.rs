@@ -61,7 +61,9 @@ impl Themes {
             promotion: false,
             underpromotion: false,
             castling: false,
-            en_passant: line.first().is_some_and(|m| m.kind() == MoveKind::EnPassant),
+            en_passant: line
+                .first()
+                .is_some_and(|m| m.kind() == MoveKind::EnPassant),
             italian_mate: false,
             king_walk: false,
             captures: 0,
@@ -193,7 +195,11 @@ mod tests {
 
     #[test]
     fn a_back_rank_mate_is_quiet_and_uses_one_piece() {
-        let t = themes("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", Rules::Italian, &["a1a8"]);
+        let t = themes(
+            "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+            Rules::Italian,
+            &["a1a8"],
+        );
         assert_eq!((t.turn_length, t.captures, t.pieces_used), (1, 0, 1));
         assert!(!t.italian_mate && !t.king_walk && !t.castling && !t.promotion);
         assert_eq!(t.names(), ["quiet", "sacrifice-free"]);
@@ -243,7 +249,11 @@ mod tests {
         // Rf8+: the only escape, ...Rxf8, would check the king on a8 before
         // Black's last move, which the Italian rules forbid. The rook on f8
         // is attacked and undefended: not sacrifice-free.
-        let t = themes("K6k/5Rpp/8/8/5r2/8/8/8 w - - 0 1", Rules::Italian, &["f7f8"]);
+        let t = themes(
+            "K6k/5Rpp/8/8/5r2/8/8/8 w - - 0 1",
+            Rules::Italian,
+            &["f7f8"],
+        );
         assert!(t.italian_mate && !t.sacrifice_free, "{t:?}");
         // Under the Scottish rules the same capture is a legal escape.
         let pos = fen::parse("K6k/5Rpp/8/8/5r2/8/8/8 w - - 0 1", Rules::Scottish).unwrap();
