@@ -80,7 +80,7 @@ impl Themes {
             match mv.kind() {
                 MoveKind::Castle => {
                     t.castling = true;
-                    if let Some(c) = crate::chess::position::castle_for(from, to) {
+                    if let Some(c) = crate::chess::castle_for(from, to) {
                         moved.push((c.rook_from, c.rook_to));
                     }
                 }
