@@ -17,6 +17,7 @@ pub mod linear;
 pub mod mate;
 mod memory;
 pub mod protocol;
+pub mod puzzles;
 pub mod search;
 mod variant;
 

@@ -36,6 +36,8 @@ enum Command {
     Match(cli::matches::MatchArgs),
     /// Serve the local web GUI: play, analyse and learn in the browser.
     Gui(cli::gui::GuiArgs),
+    /// "Mate in this turn" puzzles: generate, check, pick, rate.
+    Puzzles(cli::puzzles::PuzzlesArgs),
     /// A random mover speaking the protocol (a baseline and test opponent).
     #[command(hide = true)]
     RandomEngine(cli::matches::RandomEngineArgs),
@@ -75,6 +77,7 @@ fn run(cli: Cli) -> ExitCode {
         Some(Command::Match(args)) => cli::matches::run(&args),
         Some(Command::Gui(args)) => cli::gui::run(&args),
         Some(Command::Pgn(args)) => cli::pgn::run(&args),
+        Some(Command::Puzzles(args)) => cli::puzzles::run(&args),
         Some(Command::RandomEngine(args)) => cli::matches::run_random_engine(&args),
     };
     match result {

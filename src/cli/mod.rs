@@ -10,6 +10,7 @@ pub mod mate;
 pub mod merge;
 pub mod perft;
 pub mod pgn;
+pub mod puzzles;
 
 /// A subcommand failure: printed as `crescendo: <message>` with exit status 2.
 pub type CliResult = Result<(), String>;

@@ -1,0 +1,386 @@
+//! `crescendo puzzles`: generate, check, pick and rate "mate in this turn"
+//! puzzles (the library is `crescendo::puzzles`).
+
+use super::{CliResult, parse_rules};
+use clap::{Args, Subcommand};
+use crescendo::chess::Rules;
+use crescendo::mate::MateTable;
+use crescendo::puzzles::{self, Puzzle, Rating, Reject};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[derive(Args, Debug)]
+pub struct PuzzlesArgs {
+    #[command(subcommand)]
+    pub command: PuzzlesCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PuzzlesCommand {
+    /// Generate puzzles from self-play games (JSON lines, appended; resumable).
+    Generate(GenerateArgs),
+    /// Verify every puzzle of a file: the solution mates, the count, the themes.
+    Check(CheckArgs),
+    /// One puzzle near a player's rating.
+    Pick(PickArgs),
+    /// The Glicko-2 update of player and puzzle after an attempt (JSON).
+    Rate(RateArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct GenerateArgs {
+    /// FILE should hold this many puzzles of the rule set (those already
+    /// there count).
+    #[arg(long)]
+    pub count: usize,
+    /// Rule set: italian or scottish.
+    #[arg(long, default_value = "italian", value_parser = parse_rules)]
+    pub rules: Rules,
+    /// Seed of the games (the same seed gives the same puzzles).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// The file to append to (default puzzles/RULES.jsonl).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Stop after this many games even if fewer puzzles were found (for
+    /// tests and measurements).
+    #[arg(long)]
+    pub games: Option<u64>,
+}
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// A .jsonl file of puzzles.
+    pub file: PathBuf,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PickArgs {
+    /// The player's rating.
+    #[arg(long)]
+    pub rating: f64,
+    /// The player's rating deviation (widens the window).
+    #[arg(long, default_value_t = 0.0)]
+    pub deviation: f64,
+    /// Only puzzles with this theme.
+    #[arg(long)]
+    pub theme: Option<String>,
+    /// The puzzle file (default puzzles/italian.jsonl).
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct RateArgs {
+    /// The player's rating, deviation and volatility: R,RD,VOL.
+    #[arg(long)]
+    pub player: String,
+    /// The puzzle's id.
+    #[arg(long)]
+    pub puzzle: String,
+    /// Whether the player solved it: true or false.
+    #[arg(long)]
+    pub solved: String,
+    /// Puzzle files to look the id up in (default both shipped files).
+    #[arg(long)]
+    pub file: Vec<PathBuf>,
+}
+
+pub fn run(args: &PuzzlesArgs) -> CliResult {
+    match &args.command {
+        PuzzlesCommand::Generate(a) => generate(a),
+        PuzzlesCommand::Check(a) => check(a),
+        PuzzlesCommand::Pick(a) => pick(a),
+        PuzzlesCommand::Rate(a) => rate(a),
+    }
+}
+
+/// A shipped file: relative to the working directory, else to the source tree.
+fn shipped(name: &str) -> PathBuf {
+    let here = PathBuf::from(name);
+    if here.exists() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(name)
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .stack_size(crescendo::search::STACK_BYTES)
+        .build()
+        .map_err(|e| format!("cannot start threads: {e}"))
+}
+
+fn generate(a: &GenerateArgs) -> CliResult {
+    if a.count == 0 {
+        return Err("--count must be at least 1".into());
+    }
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("puzzles/{}.jsonl", a.rules.name())));
+    let existing = if out.exists() {
+        puzzles::read_file(&out)?
+    } else {
+        Vec::new()
+    };
+    let mut ids: HashSet<String> = existing.iter().map(|(_, p)| p.id.clone()).collect();
+    let have = existing
+        .iter()
+        .filter(|(_, p)| p.rules == a.rules.name())
+        .count();
+    // Resume after the last game of this seed and rule set already written.
+    let mut next_game = existing
+        .iter()
+        .filter(|(_, p)| p.rules == a.rules.name() && p.game.seed == a.seed)
+        .map(|(_, p)| p.game.index + 1)
+        .max()
+        .unwrap_or(0);
+    if have >= a.count {
+        eprintln!(
+            "{} already holds {have} {} puzzles",
+            out.display(),
+            a.rules.name()
+        );
+        return Ok(());
+    }
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&out)
+        .map_err(|e| format!("cannot open {}: {e}", out.display()))?;
+    let wanted = a.count - have;
+    let bar = indicatif::ProgressBar::new(wanted as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} puzzles, {per_sec}, ETA {eta} {msg}",
+        )
+        .map_err(|e| e.to_string())?
+        .progress_chars("=> "),
+    );
+    let log_lines = !std::io::stderr().is_terminal();
+    let pool = pool(a.threads)?;
+    let batch = (a.threads.max(1) * 2) as u64;
+    let started = Instant::now();
+    let (mut written, mut games, mut candidates) = (0usize, 0u64, 0u32);
+    let mut rejected: Vec<Reject> = Vec::new();
+    let last_game = a.games.map_or(u64::MAX, |g| next_game.saturating_add(g));
+    while written < wanted && next_game < last_game {
+        let range = next_game..(next_game + batch).min(last_game);
+        let yields: Vec<_> = pool.install(|| {
+            range
+                .into_par_iter()
+                .map(|i| puzzles::game(a.rules, a.seed, i))
+                .collect()
+        });
+        next_game = (next_game + batch).min(last_game);
+        let mut text = String::new();
+        for y in yields {
+            games += 1;
+            candidates += y.candidates;
+            rejected.extend(y.rejected);
+            for p in y.puzzles {
+                if written < wanted && ids.insert(p.id.clone()) {
+                    text.push_str(&p.to_line());
+                    text.push('\n');
+                    written += 1;
+                }
+            }
+        }
+        file.write_all(text.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        let minutes = started.elapsed().as_secs_f64() / 60.0;
+        let msg = format!(
+            "({:.1}/min; {games} games, {candidates} candidates, {})",
+            written as f64 / minutes.max(1e-9),
+            reject_counts(&rejected)
+        );
+        bar.set_position(written as u64);
+        bar.set_message(msg.clone());
+        if log_lines {
+            eprintln!(
+                "{written}/{wanted} puzzles {msg} {:.0}s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    }
+    bar.finish();
+    let minutes = started.elapsed().as_secs_f64() / 60.0;
+    println!(
+        "{written} puzzles appended to {} ({} now) from {games} games, {candidates} candidates \
+         (rejected: {}) in {:.1} min: {:.2} puzzles/min on {} threads",
+        out.display(),
+        have + written,
+        reject_counts(&rejected),
+        minutes,
+        written as f64 / minutes.max(1e-9),
+        a.threads.max(1)
+    );
+    Ok(())
+}
+
+/// The rejected candidates by reason.
+fn reject_counts(rejected: &[Reject]) -> String {
+    let count = |r: Reject| rejected.iter().filter(|&&x| x == r).count();
+    format!(
+        "crushing {}, trivial {}, several {}, unknown {}, no mate {}",
+        count(Reject::Crushing),
+        count(Reject::Trivial),
+        count(Reject::Several),
+        count(Reject::Unknown),
+        count(Reject::NoMate)
+    )
+}
+
+fn check(a: &CheckArgs) -> CliResult {
+    let name = a.file.display().to_string();
+    let records = puzzles::read_file(&a.file)?;
+    let results: Vec<(usize, String, Result<(), String>)> = pool(rayon::current_num_threads())?
+        .install(|| {
+            records
+                .par_iter()
+                .map_init(
+                    || MateTable::new(4),
+                    |tt, (line, p)| (*line, p.id.clone(), puzzles::verify(p, tt)),
+                )
+                .collect()
+        });
+    let mut bad: Vec<(usize, String, String)> = Vec::new();
+    let mut seen = HashSet::new();
+    for (line, id, r) in results {
+        if let Err(e) = r {
+            bad.push((line, id.clone(), e));
+        } else if !seen.insert(id.clone()) {
+            bad.push((line, id.clone(), "duplicate id".into()));
+        }
+    }
+    if a.json {
+        let v = serde_json::json!({
+            "file": name,
+            "puzzles": records.len(),
+            "good": records.len() - bad.len(),
+            "bad": bad.iter().map(|(l, id, e)| serde_json::json!({"line": l, "id": id, "error": e}))
+                .collect::<Vec<_>>(),
+        });
+        println!("{v}");
+    } else {
+        for (l, id, e) in &bad {
+            println!("{name}:{l}: puzzle {id}: {e}");
+        }
+        println!(
+            "{name}: {} puzzles, {} good, {} bad",
+            records.len(),
+            records.len() - bad.len(),
+            bad.len()
+        );
+    }
+    match bad.first() {
+        None => Ok(()),
+        Some((l, id, e)) => Err(format!("{name}:{l}: puzzle {id}: {e}")),
+    }
+}
+
+fn pick(a: &PickArgs) -> CliResult {
+    if !a.rating.is_finite() || !a.deviation.is_finite() || a.deviation < 0.0 {
+        return Err("--rating and --deviation must be numbers (deviation >= 0)".into());
+    }
+    if let Some(t) = &a.theme
+        && !puzzles::THEMES.contains(&t.as_str())
+    {
+        return Err(format!(
+            "unknown theme '{t}' (expected one of {})",
+            puzzles::THEMES.join(", ")
+        ));
+    }
+    let file = a
+        .file
+        .clone()
+        .unwrap_or_else(|| shipped("puzzles/italian.jsonl"));
+    let all: Vec<Puzzle> = puzzles::read_file(&file)?
+        .into_iter()
+        .map(|(_, p)| p)
+        .collect();
+    let choice = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    match puzzles::pick(&all, a.rating, a.deviation, a.theme.as_deref(), choice) {
+        Some(p) => {
+            println!("{}", p.puzzle.to_line());
+            Ok(())
+        }
+        None => Err(format!("{}: no puzzle with that theme", file.display())),
+    }
+}
+
+fn parse_player(text: &str) -> Result<Rating, String> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let bad = || format!("--player '{text}': expected R,RD,VOL (e.g. 1500,350,0.06)");
+    if parts.len() != 3 {
+        return Err(bad());
+    }
+    let nums: Vec<f64> = parts
+        .iter()
+        .map(|s| s.parse::<f64>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    if !nums.iter().all(|x| x.is_finite()) || nums[1] <= 0.0 || nums[2] <= 0.0 {
+        return Err(bad());
+    }
+    Ok(Rating {
+        rating: nums[0],
+        deviation: nums[1],
+        volatility: nums[2],
+    })
+}
+
+fn rate(a: &RateArgs) -> CliResult {
+    let player = parse_player(&a.player)?;
+    let solved = match a.solved.as_str() {
+        "true" => true,
+        "false" => false,
+        other => return Err(format!("--solved '{other}' (expected true or false)")),
+    };
+    let files = if a.file.is_empty() {
+        vec![
+            shipped("puzzles/italian.jsonl"),
+            shipped("puzzles/scottish.jsonl"),
+        ]
+    } else {
+        a.file.clone()
+    };
+    let mut found = None;
+    for f in files.iter().filter(|f| f.exists() || !a.file.is_empty()) {
+        if let Some((_, p)) = puzzles::read_file(f)?
+            .into_iter()
+            .find(|(_, p)| p.id == a.puzzle)
+        {
+            found = Some(p);
+            break;
+        }
+    }
+    let Some(puzzle) = found else {
+        return Err(format!("--puzzle '{}': no such puzzle", a.puzzle));
+    };
+    let (p, q) = puzzles::attempt(player, puzzle.glicko(), solved);
+    let v = serde_json::json!({
+        "player": p,
+        "puzzle": {"id": puzzle.id, "rating": q.rating, "deviation": q.deviation, "volatility": q.volatility},
+        "solved": solved,
+    });
+    println!("{v}");
+    Ok(())
+}

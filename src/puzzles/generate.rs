@@ -1,0 +1,205 @@
+//! Puzzles from real games: self-play between the levels (Novice to Club)
+//! from random openings; every turn start where the side to move mates in
+//! this turn is a candidate, kept when the mate is unique up to move order,
+//! not trivial and not a matter of course.
+//!
+//! Everything depends only on the seed and the game's number (node budgets,
+//! no clock; each game its own tables; fresh tables for the tests that
+//! define a puzzle), so a seed gives the same puzzles on any number of
+//! threads.
+
+use super::calibrate::{LEVEL_RATINGS, calibrate};
+use super::record::{FORMAT, Puzzle, Source, puzzle_id};
+use super::themes::Themes;
+use super::unique::{self, ALL_NODES, FIND_NODES};
+use crate::chess::notation::{self, GameRecord};
+use crate::chess::status::{Undecided, status_with};
+use crate::chess::{Move, Position, Rules, fen};
+use crate::mate::{self, Budget, MateTable};
+use crate::search::levels::{Rng, Style, level_skill};
+use crate::search::{Limits, Searcher, random_turn};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// Random turns before the levels take over (White 1 move, Black 2).
+pub const OPENING_TURNS: u32 = 2;
+/// Games stop after the turn of this length: longer turns make puzzles no
+/// one solves by hand, and cost the finder most.
+pub const MAX_TURN: u32 = 14;
+/// Nodes of the scan "does the side to move mate?" at every turn start.
+pub const SCAN_NODES: u64 = 300_000;
+/// Search nodes per turn of the players (on top of each level's own cap).
+pub const PLAY_NODES: u64 = 30_000;
+
+/// Why a candidate was not kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reject {
+    /// No mate within [`FIND_NODES`] on a fresh table.
+    NoMate,
+    Crushing,
+    Trivial,
+    /// The enumeration did not finish.
+    Unknown,
+    Several,
+}
+
+/// What one game gave.
+#[derive(Clone, Debug, Default)]
+pub struct GameYield {
+    pub puzzles: Vec<Puzzle>,
+    /// Turn starts with a mate seen by the scan.
+    pub candidates: u32,
+    pub rejected: Vec<Reject>,
+}
+
+/// The puzzle at `pos` (a turn start), or why not. `history` is the game
+/// before it from the start position.
+pub fn make_puzzle(
+    pos: &Position,
+    history: &[Move],
+    source: (u64, u64, &str, &str),
+    tt: &MateTable,
+) -> Result<Puzzle, Reject> {
+    if unique::crushing(pos) {
+        return Err(Reject::Crushing);
+    }
+    if unique::trivial(pos, tt) {
+        return Err(Reject::Trivial);
+    }
+    let (line, nodes) = unique::find(pos, FIND_NODES, tt);
+    let Some(line) = line else {
+        return Err(Reject::NoMate);
+    };
+    let sols = unique::solutions(pos, ALL_NODES, tt);
+    match sols.distinct {
+        None => return Err(Reject::Unknown),
+        Some(1) => {}
+        Some(_) => return Err(Reject::Several),
+    }
+    Ok(record(pos, &line, nodes, history, source, tt))
+}
+
+/// The record of a puzzle at `pos` with the mating `line` (found by the
+/// finder in `nodes`): themes, SAN, the levels' calibration, the game.
+/// Assumes the mate unique (`solutions` = 1): [`super::verify`] checks.
+pub fn record(
+    pos: &Position,
+    line: &[Move],
+    nodes: u64,
+    history: &[Move],
+    source: (u64, u64, &str, &str),
+    tt: &MateTable,
+) -> Puzzle {
+    let (calibration, rating) = calibrate(pos, nodes, tt);
+    let themes = Themes::of(pos, line);
+    let fen_text = fen::to_fen(pos);
+    let mut record = GameRecord::new(Position::startpos(pos.rules()));
+    record.moves = history.to_vec();
+    let (seed, index, white, black) = source;
+    record.tags = vec![
+        ("Event".into(), "Crescendo puzzle generation".into()),
+        ("Round".into(), index.to_string()),
+        ("White".into(), white.into()),
+        ("Black".into(), black.into()),
+        ("Result".into(), "*".into()),
+    ];
+    Puzzle {
+        format: FORMAT.into(),
+        id: puzzle_id(&fen_text, pos.rules()),
+        fen: fen_text,
+        rules: pos.rules().name().into(),
+        side: pos.side_to_move().name().into(),
+        turn_length: themes.turn_length,
+        solution_uci: line.iter().map(|m| m.uci()).collect(),
+        solution_san: notation::san_line(pos, line),
+        solutions: 1,
+        rating: rating.rating,
+        deviation: rating.deviation,
+        volatility: rating.volatility,
+        themes: themes.names(),
+        captures: themes.captures,
+        pieces_used: themes.pieces_used,
+        game: Source {
+            seed,
+            index,
+            white: white.into(),
+            black: black.into(),
+            pgn: record.to_pgn(),
+        },
+        calibration,
+    }
+}
+
+/// Game `index` of `seed`'s sequence under `rules`, and the puzzles it gives.
+pub fn game(rules: Rules, seed: u64, index: u64) -> GameYield {
+    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_add(1));
+    let levels = [0, 1].map(|_| LEVEL_RATINGS[rng.below(LEVEL_RATINGS.len())].0);
+    let mut out = GameYield::default();
+    let mut pos = Position::startpos(rules);
+    let mut history = Vec::new();
+    for _ in 0..OPENING_TURNS {
+        for mv in random_turn(&pos, &mut rng) {
+            pos.play(mv);
+            history.push(mv);
+        }
+    }
+    let mut searcher = Searcher::new(8);
+    let scan_table = MateTable::new(4);
+    let test_table = MateTable::new(4);
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        nodes: Some(PLAY_NODES),
+        threads: 1,
+        ..Limits::default()
+    };
+    while pos.moves_made() == 0 && pos.turn_length() <= MAX_TURN {
+        let status = status_with(
+            &pos,
+            |p| mate::mates_this_turn(p, 20_000),
+            Undecided::GameGoesOn,
+        );
+        if status.is_over() {
+            break;
+        }
+        let scan = mate::find_mate(&pos, &Budget::nodes(SCAN_NODES), &scan_table);
+        if scan.line().is_some() {
+            out.candidates += 1;
+            let source = (seed, index, levels[0], levels[1]);
+            match make_puzzle(&pos, &history, source, &test_table) {
+                Ok(p) => out.puzzles.push(p),
+                Err(r) => out.rejected.push(r),
+            }
+        }
+        let mover = levels[usize::from(pos.side_to_move() != crate::chess::Color::White)];
+        let style = Style {
+            skill: level_skill(mover).unwrap_or(0),
+            seed: rng.next_u64(),
+            ..Style::default()
+        };
+        let result = crate::search::play(&mut searcher, &pos, &limits, style, &stop, |_| {});
+        if result.turn.is_empty() {
+            break;
+        }
+        for &mv in &result.turn {
+            pos.play(mv);
+            history.push(mv);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_is_reproducible_from_its_seed_and_number() {
+        let (a, b) = (game(Rules::Scottish, 3, 0), game(Rules::Scottish, 3, 0));
+        assert_eq!(a.candidates, b.candidates);
+        assert_eq!(a.rejected, b.rejected);
+        assert_eq!(a.puzzles, b.puzzles);
+        for p in &a.puzzles {
+            assert_eq!(super::super::verify(p, &MateTable::new(4)), Ok(()));
+        }
+    }
+}

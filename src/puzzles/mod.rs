@@ -1,0 +1,36 @@
+//! Puzzles: "mate in this turn" positions from real games, unique up to
+//! move order, rated with Glicko-2 and served by the player's rating.
+//!
+//! - record.rs: the JSON-lines record and its id
+//! - generate.rs: self-play at the levels, the candidates, the tests
+//! - unique.rs: mate, uniqueness by final position, triviality
+//! - themes.rs: themes computed from the solution
+//! - calibrate.rs: initial ratings from the levels' attempts
+//! - glicko.rs: Glicko-2 (Glickman's paper)
+//! - pick.rs, solve.rs: serving a puzzle, judging an attempt
+//! - check.rs: verifying a record
+
+mod calibrate;
+mod check;
+mod generate;
+mod glicko;
+mod pick;
+mod record;
+mod solve;
+mod themes;
+mod unique;
+
+pub use calibrate::{LEVEL_DEVIATION, LEVEL_RATINGS, TIE_BREAK_POINTS, level_nodes};
+pub use check::verify;
+pub use generate::{
+    GameYield, MAX_TURN, PLAY_NODES, Reject, SCAN_NODES, game, make_puzzle, record,
+};
+pub use glicko::{Game, MAX_DEVIATION, MIN_DEVIATION, Rating, TAU, attempt, update};
+pub use pick::{MIN_WINDOW, Pick, pick};
+pub use record::{Attempt, Calibration, FORMAT, Puzzle, Source, puzzle_id, read_file};
+pub use solve::{Solve, judge};
+pub use themes::{NAMES as THEMES, Themes};
+pub use unique::{
+    ALL_NODES, CAP, FIND_NODES, MAX_ADVANTAGE, Solutions, TRIVIAL_NODES, final_key, solutions,
+    solutions_up_to,
+};

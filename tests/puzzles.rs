@@ -1,0 +1,179 @@
+//! `crescendo puzzles`: generate (reproducible), check (names the bad
+//! line), pick and rate, driven through the binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn crescendo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crescendo-puzzles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// Runs `generate` for four games of seed 2 (Scottish); returns the file
+/// and the summary up to the timing.
+fn generate(out: &PathBuf, threads: &str) -> (String, String) {
+    let o = crescendo(&[
+        "puzzles",
+        "generate",
+        "--count",
+        "3",
+        "--rules",
+        "scottish",
+        "--seed",
+        "2",
+        "--games",
+        "4",
+        "--threads",
+        threads,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = String::from_utf8_lossy(&o.stdout).to_string();
+    let summary = summary
+        .split(" in ")
+        .next()
+        .unwrap()
+        .replace(out.to_str().unwrap(), "FILE");
+    (std::fs::read_to_string(out).unwrap(), summary)
+}
+
+#[test]
+fn generate_is_reproducible_on_any_number_of_threads() {
+    let (a, b) = (temp("a.jsonl"), temp("b.jsonl"));
+    let (first, summary) = generate(&a, "1");
+    assert!(summary.contains("from 4 games"), "{summary}");
+    assert!(!summary.contains(" 0 candidates"), "{summary}");
+    assert_eq!(
+        generate(&b, "2"),
+        (first.clone(), summary),
+        "the same seed on 2 threads"
+    );
+    let o = crescendo(&["puzzles", "check", a.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["puzzles"].as_u64(), Some(first.lines().count() as u64));
+}
+
+/// Three good records (back-rank mates, Italian), one JSON line each.
+fn good_lines() -> Vec<String> {
+    use crescendo::chess::{Rules, fen, notation::parse_uci};
+    use crescendo::mate::MateTable;
+    [
+        ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "a1a8"),
+        ("6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1", "e1e8"),
+        ("1k6/ppp5/8/8/8/8/8/6KR w - - 0 1", "h1h8"),
+    ]
+    .iter()
+    .map(|(text, m)| {
+        let pos = fen::parse(text, Rules::Italian).unwrap();
+        let mv = parse_uci(&pos, m).unwrap();
+        crescendo::puzzles::record(&pos, &[mv], 10, &[], (0, 0, "", ""), &MateTable::new(1))
+            .to_line()
+    })
+    .collect()
+}
+
+#[test]
+fn check_passes_good_records_and_names_a_corrupted_line() {
+    let lines = good_lines();
+    let path = temp("good.jsonl");
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    let o = crescendo(&["puzzles", "check", path.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let mut v: serde_json::Value = serde_json::from_str(&lines[1]).unwrap();
+    // A move that does not mate instead of the solution.
+    v["solution_uci"] = serde_json::json!(["e1e7"]);
+    let corrupted = [lines[0].clone(), v.to_string(), lines[2].clone()].join("\n");
+    let path = temp("corrupted.jsonl");
+    std::fs::write(&path, corrupted).unwrap();
+    let o = crescendo(&["puzzles", "check", path.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("corrupted.jsonl:2:"), "{err}");
+    assert!(err.contains("does not mate"), "{err}");
+    let o = crescendo(&["puzzles", "check", path.to_str().unwrap(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["bad"][0]["line"].as_u64(), Some(2));
+    assert_eq!(v["good"].as_u64(), Some(2));
+}
+
+#[test]
+fn pick_and_rate_answer_in_json_and_bad_input_is_named() {
+    let path = temp("pick.jsonl");
+    std::fs::write(&path, good_lines().join("\n")).unwrap();
+    let file = path.to_str().unwrap();
+    let o = crescendo(&["puzzles", "pick", "--rating", "1500", "--file", file]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let p: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(p["format"], "crescendo-puzzle-1");
+    let id = p["id"].as_str().unwrap().to_string();
+    let o = crescendo(&[
+        "puzzles",
+        "rate",
+        "--player",
+        "1500,200,0.06",
+        "--puzzle",
+        &id,
+        "--solved",
+        "true",
+        "--file",
+        file,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(r["player"]["rating"].as_f64().unwrap() > 1500.0, "{r}");
+    assert_eq!(r["puzzle"]["id"], id.as_str());
+    assert!(r["puzzle"]["rating"].as_f64().unwrap() < p["rating"].as_f64().unwrap());
+    for bad in [
+        vec![
+            "puzzles", "rate", "--player", "1500,200", "--puzzle", &id, "--solved", "true",
+            "--file", file,
+        ],
+        vec![
+            "puzzles",
+            "rate",
+            "--player",
+            "1500,200,0.06",
+            "--puzzle",
+            "nope",
+            "--solved",
+            "true",
+            "--file",
+            file,
+        ],
+        vec![
+            "puzzles",
+            "rate",
+            "--player",
+            "1500,200,0.06",
+            "--puzzle",
+            &id,
+            "--solved",
+            "yes",
+            "--file",
+            file,
+        ],
+        vec![
+            "puzzles", "pick", "--rating", "1500", "--theme", "nonsense", "--file", file,
+        ],
+        vec!["puzzles", "check", "/nonexistent/puzzles.jsonl"],
+    ] {
+        let o = crescendo(&bad);
+        assert!(!o.status.success(), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).starts_with("crescendo: "),
+            "{bad:?}"
+        );
+    }
+}
