@@ -67,6 +67,8 @@ pub fn parse_opening(line: &str, rules: Rules) -> Result<Opening, String> {
 /// The opening, unless its game is already over.
 fn playable(opening: Opening) -> Result<Opening, String> {
     let pos = opening.position();
+    // Turns only grow along the moves, so the last position is the test.
+    fen::check_turn_length(pos.turn_length())?;
     if status(&pos).is_over() {
         return Err(format!("the game is already over: {}", status(&pos)));
     }
