@@ -14,6 +14,7 @@ mod clock;
 mod color;
 pub mod gui;
 pub mod linear;
+pub mod lines;
 pub mod mate;
 mod memory;
 pub mod protocol;
