@@ -118,7 +118,10 @@ mod tests {
     fn lines_crlf_and_a_last_line_without_newline() {
         for chunk in [1, 3, 64] {
             let lines = read_all(b"uci\r\n\nisready\nquit", 100, chunk);
-            assert_eq!(lines, vec![text("uci"), text(""), text("isready"), text("quit")]);
+            assert_eq!(
+                lines,
+                vec![text("uci"), text(""), text("isready"), text("quit")]
+            );
         }
     }
 
@@ -150,6 +153,9 @@ mod tests {
             assert_eq!(lines[1], text("isready"));
         }
         // Exactly the cap is still a line.
-        assert_eq!(read_all(&[b'y'; 1000], 1000, 64)[0], text(&"y".repeat(1000)));
+        assert_eq!(
+            read_all(&[b'y'; 1000], 1000, 64)[0],
+            text(&"y".repeat(1000))
+        );
     }
 }

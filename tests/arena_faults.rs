@@ -46,7 +46,8 @@ fn random(seed: u64) -> EngineConfig {
 
 fn start(config: &EngineConfig) -> EngineProcess {
     let mut e = EngineProcess::start(config, Duration::from_secs(10)).expect("engine starts");
-    e.new_game(Duration::from_secs(10)).expect("engine is ready");
+    e.new_game(Duration::from_secs(10))
+        .expect("engine is ready");
     e
 }
 
@@ -143,7 +144,12 @@ fn illegal_short_and_long_turns_lose() {
         ("short", 3, "d2d4"),
     ] {
         let r = game(&fake(mode), &random(29), "5+0");
-        assert_eq!(r.termination, Termination::IllegalMove, "{mode}: {}", r.detail);
+        assert_eq!(
+            r.termination,
+            Termination::IllegalMove,
+            "{mode}: {}",
+            r.detail
+        );
         assert_eq!(r.outcome, Outcome::Win(Color::Black), "{mode}");
         assert_eq!(r.record.moves.len(), moves_played, "{mode}");
         assert!(r.detail.contains(what), "{mode}: {}", r.detail);

@@ -7,8 +7,8 @@
 //! own so that Ctrl-C in the terminal reaches only the match runner, which
 //! then stops them itself.
 
-use std::fmt;
 use crate::lines::{Line, LineReader};
+use std::fmt;
 use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};

@@ -70,6 +70,13 @@ impl Engine {
         }
     }
 
+    /// Answers an input line that was not read (too long) with its error.
+    pub fn reject_line(&mut self, why: &str) -> Flow {
+        self.out.log_input("<line dropped>");
+        self.out.error(why);
+        Flow::Continue
+    }
+
     fn handle(&mut self, cmd: Command) -> Flow {
         self.reap();
         match cmd {

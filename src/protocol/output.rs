@@ -16,6 +16,10 @@ struct Sink {
     log: Option<File>,
 }
 
+/// The most characters of an error message written: messages quote the
+/// offending input, which may be huge (a 1 MB option value).
+const MAX_ERROR_CHARS: usize = 300;
+
 impl Output {
     /// Output to `out` (stdout in the engine, a buffer in tests).
     pub fn new(out: Box<dyn Write + Send>) -> Output {
@@ -42,6 +46,12 @@ impl Output {
 
     /// The one line reporting bad input.
     pub fn error(&self, what: &str) {
+        let what = if what.chars().count() > MAX_ERROR_CHARS {
+            let head: String = what.chars().take(MAX_ERROR_CHARS).collect();
+            format!("{head}... (message cut)")
+        } else {
+            what.to_string()
+        };
         log::debug!("input error: {what}");
         self.line(&format!("info string error: {what}"));
     }

@@ -217,7 +217,11 @@ mod tests {
         let one_before = fen::parse("4k3/8/8/8/8/8/8/R3K3 w - - 0 9999 9998", Rules::Italian);
         let pos = play_entries(one_before.unwrap(), &entries("a1a2 e8d8")).unwrap();
         let printed = pos.to_string();
-        assert_eq!(fen::parse(&printed, Rules::Italian).unwrap(), pos, "{printed}");
+        assert_eq!(
+            fen::parse(&printed, Rules::Italian).unwrap(),
+            pos,
+            "{printed}"
+        );
     }
 
     #[test]
