@@ -6,6 +6,9 @@
 mod engine;
 
 use engine::Engine;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The peak resident memory of a process, in KiB (Linux).
 fn peak_kib(pid: u32) -> Option<u64> {
@@ -71,4 +74,66 @@ fn error_lines_quote_at_most_a_few_hundred_characters() {
         );
     }
     e.quit();
+}
+
+/// Starts the engine, sends `commands`, closes both pipes and says how long
+/// the process took to exit (None: still running after 5 s; then killed).
+fn exit_after_the_caller_goes(commands: &str) -> Option<Duration> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(commands.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(Duration::from_millis(300)); // the job is running
+    drop(child.stdout.take());
+    drop(stdin);
+    let closed = Instant::now();
+    while closed.elapsed() < Duration::from_secs(5) {
+        if child.try_wait().unwrap().is_some() {
+            return Some(closed.elapsed());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[test]
+fn the_engine_exits_when_its_caller_is_gone() {
+    for commands in [
+        "go depth 30\n",
+        "go perft 6\n",
+        "go infinite\n",
+        "position startpos moves e2e4 e7e5,d7d5\ngo wtime 600000 btime 600000\n",
+    ] {
+        let took = exit_after_the_caller_goes(commands);
+        assert!(
+            took.is_some_and(|t| t < Duration::from_secs(1)),
+            "{commands:?}: {took:?}"
+        );
+    }
+}
+
+#[test]
+fn end_of_input_with_a_bounded_search_still_prints_the_answer() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crescendo"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"go depth 4\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines().last().unwrap_or("").starts_with("bestmove "),
+        "{text}"
+    );
 }

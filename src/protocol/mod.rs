@@ -11,6 +11,7 @@
 //! - [`query`] answers the GUI queries `legal` and `state`;
 //! - [`output`] writes whole, flushed lines (and the debug log).
 
+mod caller;
 mod command;
 mod engine;
 mod game;
@@ -31,10 +32,12 @@ use std::io::{BufRead, Write};
 /// moves), small enough that no input can make the engine hold much memory.
 pub const MAX_LINE_BYTES: usize = 16 << 20;
 
-/// Runs the protocol on stdin/stdout until `quit` or the end of input.
+/// Runs the protocol on stdin/stdout until `quit` or the end of input. When
+/// stdout is closed (the caller is gone) the process exits at once.
 pub fn run() {
     let stdin = std::io::stdin();
-    run_with(stdin.lock(), Box::new(std::io::stdout()));
+    let engine = Engine::new(Output::stdout());
+    run_engine(engine, stdin.lock());
 }
 
 /// Runs the protocol on any input and output (lines that are not valid
