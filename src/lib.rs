@@ -13,6 +13,7 @@ pub mod chess;
 mod clock;
 mod color;
 pub mod gui;
+pub mod limits;
 pub mod linear;
 pub mod lines;
 pub mod mate;

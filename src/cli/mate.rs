@@ -24,14 +24,14 @@ pub struct MateArgs {
     /// Time limit per position, in milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::THREADS))]
     pub threads: usize,
     /// List every mating line (one thread).
     #[arg(long)]
     pub all: bool,
-    /// Mate table size in MB (kept across the positions of a batch).
-    #[arg(long, default_value_t = 64)]
+    /// Mate table size in MB, 1 to 1024 (kept across the positions of a batch).
+    #[arg(long, default_value_t = 64, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::HASH_MIB))]
     pub hash: usize,
     /// Print one JSON object per line.
     #[arg(long)]
@@ -115,7 +115,7 @@ pub fn run(args: &MateArgs) -> CliResult {
         deadline: args
             .movetime
             .map(|ms| Instant::now() + Duration::from_millis(ms)),
-        threads: args.threads.max(1),
+        threads: args.threads,
         stop: None,
     };
     let tt = MateTable::new(args.hash);
