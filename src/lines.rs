@@ -93,6 +93,26 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+/// Reads a text file whole. Bytes that are not UTF-8 are an error naming
+/// the file, the line and the column, not just the file.
+pub fn read_text_file(path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        let line_start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        format!(
+            "{path}: line {line}: byte 0x{:02x} at column {} is not UTF-8",
+            bytes[at],
+            at - line_start + 1
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +132,21 @@ mod tests {
             text: s.to_string(),
             lossy: false,
         }
+    }
+
+    #[test]
+    fn a_file_with_a_bad_byte_names_the_line_and_column() {
+        let path = std::env::temp_dir().join(format!("crescendo-lines-{}", std::process::id()));
+        std::fs::write(&path, b"first\nsecond\nab\xffc\n").unwrap();
+        let path = path.to_str().unwrap().to_string();
+        let e = read_text_file(&path).unwrap_err();
+        assert_eq!(
+            e,
+            format!("{path}: line 3: byte 0xff at column 3 is not UTF-8")
+        );
+        std::fs::write(&path, "ok\n").unwrap();
+        assert_eq!(read_text_file(&path).unwrap(), "ok\n");
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

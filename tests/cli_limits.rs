@@ -60,3 +60,47 @@ fn the_largest_values_in_range_work() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("a1a8"));
 }
+
+fn stderr_of(args: &[&str]) -> String {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn errors_name_the_real_cause() {
+    let engine = format!("cmd={BIN}");
+    // Either time flag will do, so the message names both.
+    let e = stderr_of(&["match", "--engine", &engine, "--engine", &engine]);
+    assert!(e.contains("--tc") && e.contains("--movetime"), "{e}");
+    // A missing working directory, not the (existing) program.
+    let e = stderr_of(&[
+        "match",
+        "--engine",
+        &engine,
+        "dir=/nonexistent",
+        "--engine",
+        &engine,
+        "--tc",
+        "1",
+    ]);
+    assert!(e.contains("working directory /nonexistent"), "{e}");
+    assert!(!e.contains(&format!("{BIN}:")), "{e}");
+    // One bad byte: the file, the line and the column.
+    let path = std::env::temp_dir().join(format!("crescendo-cli-bad-{}.txt", std::process::id()));
+    let mut bytes = format!("{FEN}\n").into_bytes();
+    bytes.extend_from_slice(b"6k1/5\xffpp/8/8/8/8/8/R5K1 w - - 0 3\n");
+    std::fs::write(&path, bytes).unwrap();
+    let file = path.to_str().unwrap();
+    for sub in [
+        vec!["mate", "--file", file],
+        vec!["analyse", "--file", file, "--depth", "1"],
+    ] {
+        let e = stderr_of(&sub);
+        assert!(
+            e.contains(&format!("{file}: line 2: byte 0xff at column 6")),
+            "{sub:?}: {e}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}

@@ -105,6 +105,11 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(dir) = &config.dir {
+            // Checked first: a missing directory fails the spawn with the
+            // same error as a missing program, which would blame the program.
+            std::fs::read_dir(dir).map_err(|e| {
+                EngineError::Spawn(format!("working directory {}: {e}", dir.display()))
+            })?;
             command.current_dir(dir);
         }
         #[cfg(unix)]

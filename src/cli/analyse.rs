@@ -177,7 +177,7 @@ fn read_batch(
     comment: fn(&str) -> bool,
     split: fn(&str) -> (String, Option<String>),
 ) -> Result<Vec<Item>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = crescendo::lines::read_text_file(path)?;
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();

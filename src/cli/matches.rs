@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 #[derive(Args, Debug)]
+#[command(group(clap::ArgGroup::new("time").required(true).args(["tc", "movetime"])))]
 pub struct MatchArgs {
     #[command(flatten)]
     pub engine: EngineSpecs,
@@ -28,11 +29,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::CONCURRENCY))]
     pub concurrency: usize,
     /// Clock per player: SECONDS[+INCREMENT], the increment added after each turn.
-    #[arg(
-        long,
-        conflicts_with = "movetime",
-        required_unless_present = "movetime"
-    )]
+    #[arg(long, conflicts_with = "movetime")]
     pub tc: Option<String>,
     /// Fixed time per turn, in milliseconds.
     #[arg(long)]

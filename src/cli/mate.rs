@@ -73,7 +73,7 @@ impl Record<'_> {
 
 /// The positions to solve: (id, FEN text).
 fn read_batch(path: &str) -> Result<Vec<(serde_json::Value, String)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = crescendo::lines::read_text_file(path)?;
     let mut out = Vec::new();
     let mut csv = false;
     for (i, raw) in text.lines().enumerate() {
