@@ -23,7 +23,7 @@ pub const MAX_TURN_LENGTH: u32 = 10_000;
 pub fn check_turn_length(turn_length: u32) -> Result<(), String> {
     if turn_length > MAX_TURN_LENGTH {
         return Err(format!(
-            "a turn length of {turn_length} is above {MAX_TURN_LENGTH}, the longest turn the engine handles"
+            "a turn length of {turn_length} is longer than the engine handles (at most {MAX_TURN_LENGTH})"
         ));
     }
     Ok(())
