@@ -15,11 +15,31 @@ const _: () = assert!(
     size_of::<AtomicU64>() == size_of::<u64>() && align_of::<AtomicU64>() == align_of::<u64>()
 );
 
-/// `len` words, all zero, in lazily mapped memory.
+/// `len` words, all zero, in lazily mapped memory. A size the machine
+/// cannot give is a panic that says so, never an abort (the flags and
+/// options are range-checked first, so only a machine short of memory
+/// gets here).
 pub fn zeroed_words(len: usize) -> Vec<u64> {
-    // `vec![0; n]` takes the allocator's zeroed path (calloc), with
-    // capacity exactly `len`.
-    vec![0u64; len]
+    try_zeroed_words(len).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `len` words, all zero, or an error when the allocation fails. The
+/// allocator's zeroed path (calloc) hands out fresh pages mapped on first
+/// write; unlike `vec![0; len]` its failure is a value, not an abort.
+pub fn try_zeroed_words(len: usize) -> Result<Vec<u64>, String> {
+    let too_big = || format!("cannot allocate a table of {len} words ({} MiB)", len >> 17);
+    if len == 0 {
+        return Ok(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u64>(len).map_err(|_| too_big())?;
+    // SAFETY: the layout has a non-zero size (len > 0).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<u64>();
+    if ptr.is_null() {
+        return Err(too_big());
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of
+    // `len` u64s, and all its bytes are zero, a valid u64.
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
 
 /// `len` atomics, all zero, in lazily mapped memory.
@@ -38,6 +58,13 @@ pub fn zeroed_atomics(len: usize) -> Box<[AtomicU64]> {
 mod tests {
     use super::*;
     use std::sync::atomic::Ordering;
+
+    #[test]
+    fn an_impossible_size_is_an_error_not_an_abort() {
+        assert!(try_zeroed_words(usize::MAX / 4).is_err());
+        assert!(try_zeroed_words(1 << 60).is_err());
+        assert_eq!(try_zeroed_words(3).unwrap(), vec![0, 0, 0]);
+    }
 
     #[test]
     fn tables_are_zero_and_writable() {

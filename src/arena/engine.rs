@@ -7,8 +7,9 @@
 //! own so that Ctrl-C in the terminal reaches only the match runner, which
 //! then stops them itself.
 
+use crate::lines::{Line, LineReader};
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -104,6 +105,11 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         if let Some(dir) = &config.dir {
+            // Checked first: a missing directory fails the spawn with the
+            // same error as a missing program, which would blame the program.
+            std::fs::read_dir(dir).map_err(|e| {
+                EngineError::Spawn(format!("working directory {}: {e}", dir.display()))
+            })?;
             command.current_dir(dir);
         }
         #[cfg(unix)]
@@ -124,20 +130,19 @@ impl EngineProcess {
         let (tx, rx) = channel();
         let name = config.name.clone();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            read_engine_lines(stdout, |line| {
                 log::trace!("{name} > {line}");
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
+                tx.send(line).is_ok()
+            });
         });
         let name = config.name.clone();
+        // Drained to the end whatever it holds: an engine whose stderr pipe
+        // filled up or closed would block or die on its next write.
         std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines() {
-                let Ok(line) = line else { break };
+            read_engine_lines(stderr, |line| {
                 log::debug!("{name} (stderr): {line}");
-            }
+                true
+            });
         });
         let mut engine = EngineProcess {
             config: config.clone(),
@@ -372,6 +377,35 @@ impl Drop for EngineProcess {
     }
 }
 
+/// The longest engine output line read; a longer one is logged and dropped
+/// (no protocol line comes near it).
+const MAX_ENGINE_LINE: usize = 1 << 20;
+
+/// Reads an engine's output to its end, handing each line to `on_line`
+/// until it returns false. Bytes that are not UTF-8 are decoded lossily and
+/// logged, and over-long lines are dropped: neither is a reason to stop
+/// reading (which would close the pipe and kill the engine on its next write).
+fn read_engine_lines(stream: impl std::io::Read, mut on_line: impl FnMut(String) -> bool) {
+    let mut reader = LineReader::new(BufReader::new(stream), MAX_ENGINE_LINE);
+    while let Ok(Some(line)) = reader.next_line() {
+        let text = match line {
+            Line::Text { text, lossy } => {
+                if lossy {
+                    log::warn!("engine output that is not UTF-8, read lossily: {text}");
+                }
+                text
+            }
+            Line::TooLong { head, bytes } => {
+                log::warn!("engine output line of {bytes} bytes dropped: {head}...");
+                continue;
+            }
+        };
+        if !on_line(text) {
+            break;
+        }
+    }
+}
+
 /// Keeps the score and depth of an `info` line.
 fn read_info(line: &str, reply: &mut Reply) {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -399,6 +433,19 @@ fn read_info(line: &str, reply: &mut Reply) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn output_that_is_not_utf8_is_read_on_to_the_end() {
+        let bytes: &[u8] = b"info string caf\xe9 au lait\n\xff\xfe\nbestmove e2e4\n";
+        let mut lines = Vec::new();
+        read_engine_lines(bytes, |line| {
+            lines.push(line);
+            true
+        });
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(lines[0], "info string caf\u{fffd} au lait");
+        assert_eq!(lines[2], "bestmove e2e4");
+    }
 
     #[test]
     fn info_lines_give_score_and_depth() {

@@ -88,7 +88,7 @@ pub fn parse_linear_opening(line: &str, options: &Options) -> Result<LinearOpeni
 /// the file and line. Blank lines and comment lines
 /// ([`linear::is_comment_line`]) are skipped.
 pub fn read_linear_openings(path: &str, options: &Options) -> Result<Vec<LinearOpening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = crate::lines::read_text_file(path)?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -67,6 +67,8 @@ pub fn parse_opening(line: &str, rules: Rules) -> Result<Opening, String> {
 /// The opening, unless its game is already over.
 fn playable(opening: Opening) -> Result<Opening, String> {
     let pos = opening.position();
+    // Turns only grow along the moves, so the last position is the test.
+    fen::check_turn_length(pos.turn_length())?;
     if status(&pos).is_over() {
         return Err(format!("the game is already over: {}", status(&pos)));
     }
@@ -76,7 +78,7 @@ fn playable(opening: Opening) -> Result<Opening, String> {
 /// Reads an openings file; an error names the file and line. Blank lines
 /// and lines starting with `#` are skipped.
 pub fn read_openings(path: &str, rules: Rules) -> Result<Vec<Opening>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = crate::lines::read_text_file(path)?;
     if text.lines().any(|l| l.trim_start().starts_with('[')) {
         return read_pgn_openings(path, &text, rules);
     }

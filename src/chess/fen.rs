@@ -10,11 +10,24 @@ use std::fmt;
 /// The start position (the same text as in ordinary chess).
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// The longest turn a FEN may set. The mate finder and the search recurse
-/// once per move of a turn (about 2 KB of stack each), so this bounds their
-/// depth well within the 64 MiB stacks of the search threads; a real game
-/// ends hundreds of turns before it.
+/// The longest turn the engine handles, wherever a position comes from (a
+/// FEN, a `position ... moves` list, an opening, a game record). The mate
+/// finder and the search recurse once per move of a turn (about 2 KB of
+/// stack each), so this bounds their depth well within the 64 MiB stacks of
+/// the search threads; a real game ends hundreds of turns before it.
 pub const MAX_TURN_LENGTH: u32 = 10_000;
+
+/// The one check of [`MAX_TURN_LENGTH`]: every reader of positions calls it,
+/// the FEN parser for the turn-length field and the move-list readers each
+/// time a turn ends, so that whatever the engine prints it also reads.
+pub fn check_turn_length(turn_length: u32) -> Result<(), String> {
+    if turn_length > MAX_TURN_LENGTH {
+        return Err(format!(
+            "a turn length of {turn_length} is longer than the engine handles (at most {MAX_TURN_LENGTH})"
+        ));
+    }
+    Ok(())
+}
 
 /// Why a FEN was rejected; names the field and the offending text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,12 +93,7 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, FenError> {
     if turn_length == 0 {
         return Err(err("turn-length", "must be at least 1"));
     }
-    if turn_length > MAX_TURN_LENGTH {
-        return Err(err(
-            "turn-length",
-            format!("{turn_length} is too large (at most {MAX_TURN_LENGTH})"),
-        ));
-    }
+    check_turn_length(turn_length).map_err(|e| err("turn-length", e))?;
     if moves_made >= turn_length {
         return Err(err(
             "moves-made",

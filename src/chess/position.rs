@@ -399,7 +399,8 @@ impl Position {
         if resets {
             self.quiet_turns = 0;
         } else if first_move {
-            self.quiet_turns += 1;
+            // Saturates: a FEN may start the count anywhere in `u32`.
+            self.quiet_turns = self.quiet_turns.saturating_add(1);
         }
         self.moves_made += 1;
 

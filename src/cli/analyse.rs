@@ -63,11 +63,11 @@ pub struct AnalyseArgs {
     #[arg(long, default_value_t = 1)]
     pub multipv: usize,
     /// Search threads (at most the machine's hardware threads are run;
-    /// Linear Progression uses one).
-    #[arg(long, default_value_t = 1)]
+    /// Linear Progression uses one; 1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::THREADS))]
     pub threads: usize,
-    /// Transposition table size in MiB (cleared before each position).
-    #[arg(long, default_value_t = 16)]
+    /// Transposition table size in MiB, 1 to 1024 (cleared before each position).
+    #[arg(long, default_value_t = 16, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::HASH_MIB))]
     pub hash: usize,
     /// Print one JSON object per line.
     #[arg(long)]
@@ -177,7 +177,7 @@ fn read_batch(
     comment: fn(&str) -> bool,
     split: fn(&str) -> (String, Option<String>),
 ) -> Result<Vec<Item>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = crescendo::lines::read_text_file(path)?;
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();

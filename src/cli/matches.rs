@@ -25,11 +25,11 @@ pub struct MatchArgs {
     /// Settings for both engines, in the same KEY=VALUE form (given first).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub each: Vec<String>,
-    /// Games to play (each opening twice, colours swapped).
-    #[arg(long, default_value_t = 2)]
+    /// Games to play (each opening twice, colours swapped), 1 to 1000000.
+    #[arg(long, default_value_t = 2, value_parser = |s: &str| crescendo::limits::parse_in::<u32>(s, crescendo::limits::GAMES))]
     pub games: u32,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1)]
+    /// Games played at once, 1 to 256.
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::CONCURRENCY))]
     pub concurrency: usize,
     /// Clock per player: SECONDS[+INCREMENT], the increment added after each turn
     /// (--tc or --movetime is needed unless both engines have nodes=N).

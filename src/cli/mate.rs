@@ -24,14 +24,14 @@ pub struct MateArgs {
     /// Time limit per position, in milliseconds.
     #[arg(long)]
     pub movetime: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1)]
+    /// Search threads (1 to 256).
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::THREADS))]
     pub threads: usize,
     /// List every mating line (one thread).
     #[arg(long)]
     pub all: bool,
-    /// Mate table size in MB (kept across the positions of a batch).
-    #[arg(long, default_value_t = 64)]
+    /// Mate table size in MB, 1 to 1024 (kept across the positions of a batch).
+    #[arg(long, default_value_t = 64, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::HASH_MIB))]
     pub hash: usize,
     /// Print one JSON object per line.
     #[arg(long)]
@@ -73,7 +73,7 @@ impl Record<'_> {
 
 /// The positions to solve: (id, FEN text).
 fn read_batch(path: &str) -> Result<Vec<(serde_json::Value, String)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = crescendo::lines::read_text_file(path)?;
     let mut out = Vec::new();
     let mut csv = false;
     for (i, raw) in text.lines().enumerate() {
@@ -115,7 +115,7 @@ pub fn run(args: &MateArgs) -> CliResult {
         deadline: args
             .movetime
             .map(|ms| Instant::now() + Duration::from_millis(ms)),
-        threads: args.threads.max(1),
+        threads: args.threads,
         stop: None,
     };
     let tt = MateTable::new(args.hash);

@@ -70,6 +70,13 @@ impl Engine {
         }
     }
 
+    /// Answers an input line that was not read (too long) with its error.
+    pub fn reject_line(&mut self, why: &str) -> Flow {
+        self.out.log_input("<line dropped>");
+        self.out.error(why);
+        Flow::Continue
+    }
+
     fn handle(&mut self, cmd: Command) -> Flow {
         self.reap();
         match cmd {
@@ -312,6 +319,12 @@ impl Engine {
             self.stop();
         }
         if let Some(r) = self.running.take() {
+            // Waits for the job, unless the caller is gone meanwhile: then
+            // no one reads the answer and the process leaves at once.
+            while !r.handle.is_finished() {
+                self.out.exit_if_caller_gone();
+                std::thread::sleep(Duration::from_millis(10));
+            }
             let _ = r.handle.join();
         }
     }

@@ -11,6 +11,7 @@
 //! - [`query`] answers the GUI queries `legal` and `state`;
 //! - [`output`] writes whole, flushed lines (and the debug log).
 
+mod caller;
 mod command;
 mod engine;
 mod game;
@@ -21,33 +22,48 @@ mod output;
 mod progressive;
 mod query;
 
+use crate::lines::{Line, LineReader};
 use engine::{Engine, Flow};
 use output::Output;
 use std::io::{BufRead, Write};
 
-/// Runs the protocol on stdin/stdout until `quit` or the end of input.
+/// The longest input line read, in bytes (protocol.md, "Limits"): far above
+/// any real `position` command (a game of 2 500 turns is under 16 MiB of
+/// moves), small enough that no input can make the engine hold much memory.
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// Runs the protocol on stdin/stdout until `quit` or the end of input. When
+/// stdout is closed (the caller is gone) the process exits at once.
 pub fn run() {
     let stdin = std::io::stdin();
-    run_with(stdin.lock(), Box::new(std::io::stdout()));
+    let engine = Engine::new(Output::stdout());
+    run_engine(engine, stdin.lock());
 }
 
 /// Runs the protocol on any input and output (lines that are not valid
 /// UTF-8 are read lossily, so they give an error line, not an end).
-pub fn run_with(mut input: impl BufRead, output: Box<dyn Write + Send>) {
-    let mut engine = Engine::new(Output::new(output));
-    let mut buf = Vec::new();
+pub fn run_with(input: impl BufRead, output: Box<dyn Write + Send>) {
+    run_engine(Engine::new(Output::new(output)), input);
+}
+
+fn run_engine(mut engine: Engine, input: impl BufRead) {
+    let mut lines = LineReader::new(input, MAX_LINE_BYTES);
     loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let line = match lines.next_line() {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
             Err(e) => {
                 log::error!("reading input: {e}");
                 break;
             }
-        }
-        let line = String::from_utf8_lossy(&buf);
-        if engine.handle_line(line.trim_end_matches(['\n', '\r'])) == Flow::Quit {
+        };
+        let flow = match line {
+            Line::Text { text, .. } => engine.handle_line(&text),
+            Line::TooLong { head, bytes } => engine.reject_line(&format!(
+                "input line of {bytes} bytes dropped: longer than {MAX_LINE_BYTES} bytes, the limit ('{head}...')"
+            )),
+        };
+        if flow == Flow::Quit {
             return;
         }
     }

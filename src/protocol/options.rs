@@ -53,14 +53,14 @@ struct Spin {
 const HASH: Spin = Spin {
     name: "Hash",
     default: 16,
-    min: 1,
-    max: 1024,
+    min: *crate::limits::HASH_MIB.start() as i64,
+    max: *crate::limits::HASH_MIB.end() as i64,
 };
 const THREADS: Spin = Spin {
     name: "Threads",
     default: 1,
-    min: 1,
-    max: 256,
+    min: *crate::limits::THREADS.start() as i64,
+    max: *crate::limits::THREADS.end() as i64,
 };
 const MULTIPV: Spin = Spin {
     name: "MultiPV",

@@ -14,13 +14,40 @@ pub struct Output {
 struct Sink {
     out: Box<dyn Write + Send>,
     log: Option<File>,
+    /// The engine's own stdout: when it closes, the process exits.
+    stdout: bool,
 }
+
+/// The most characters of an error message written: messages quote the
+/// offending input, which may be huge (a 1 MB option value).
+const MAX_ERROR_CHARS: usize = 300;
 
 impl Output {
     /// Output to `out` (stdout in the engine, a buffer in tests).
     pub fn new(out: Box<dyn Write + Send>) -> Output {
         Output {
-            inner: Arc::new(Mutex::new(Sink { out, log: None })),
+            inner: Arc::new(Mutex::new(Sink {
+                out,
+                log: None,
+                stdout: false,
+            })),
+        }
+    }
+
+    /// The process's stdout. A write that fails there (the caller closed
+    /// the pipe: it is gone) ends the process at once, running search and
+    /// all: no one is left to read the answer.
+    pub fn stdout() -> Output {
+        let out = Output::new(Box::new(std::io::stdout()));
+        out.sink().stdout = true;
+        out
+    }
+
+    /// Ends the process when this is stdout and its reader has gone (for
+    /// the wait at the end of input, when nothing may be written for long).
+    pub fn exit_if_caller_gone(&self) {
+        if self.sink().stdout && super::caller::stdout_closed() {
+            caller_gone();
         }
     }
 
@@ -29,12 +56,14 @@ impl Output {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Writes one line and flushes. A closed stdout is ignored: the engine
-    /// goes on until its input ends.
+    /// Writes one line and flushes. A failed write to stdout ends the
+    /// process (see [`Output::stdout`]); other outputs ignore it.
     pub fn line(&self, text: &str) {
         let mut sink = self.sink();
-        let _ = writeln!(sink.out, "{text}");
-        let _ = sink.out.flush();
+        let written = writeln!(sink.out, "{text}").and_then(|()| sink.out.flush());
+        if written.is_err() && sink.stdout {
+            caller_gone();
+        }
         if let Some(log) = sink.log.as_mut() {
             let _ = writeln!(log, "<< {text}");
         }
@@ -42,6 +71,12 @@ impl Output {
 
     /// The one line reporting bad input.
     pub fn error(&self, what: &str) {
+        let what = if what.chars().count() > MAX_ERROR_CHARS {
+            let head: String = what.chars().take(MAX_ERROR_CHARS).collect();
+            format!("{head}... (message cut)")
+        } else {
+            what.to_string()
+        };
         log::debug!("input error: {what}");
         self.line(&format!("info string error: {what}"));
     }
@@ -68,4 +103,10 @@ impl Output {
         self.sink().log = log;
         Ok(())
     }
+}
+
+/// The caller closed our stdout: leave now, whatever runs.
+fn caller_gone() -> ! {
+    log::info!("stdout is closed: the caller is gone; exiting");
+    std::process::exit(0)
 }

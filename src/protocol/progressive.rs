@@ -69,10 +69,15 @@ fn play_entries(mut pos: Position, entries: &[String]) -> Result<Position, Strin
             }
             let mv =
                 parse_uci(&pos, text).map_err(|e| format!("position: {place}: {}", e.message))?;
-            if pos.play(mv).turn_ended && j + 1 < parts.len() {
+            let turn_ended = pos.play(mv).turn_ended;
+            if turn_ended && j + 1 < parts.len() {
                 return Err(format!(
                     "position: {place}: the turn ends with this move, but the entry goes on"
                 ));
+            }
+            if turn_ended {
+                fen::check_turn_length(pos.turn_length())
+                    .map_err(|e| format!("position: {place}: the next turn: {e}"))?;
             }
         }
     }
@@ -198,6 +203,25 @@ mod tests {
         assert!(e.contains("turn ends"), "{e}");
         let e = play_entries(start, &entries("e2e4 e2e5")).unwrap_err();
         assert!(e.contains("entry 2 'e2e5'") && e.contains("illegal"), "{e}");
+    }
+
+    #[test]
+    fn a_position_reached_by_play_prints_a_fen_that_reads_back() {
+        // The last move of the longest turn: the next turn would be longer
+        // than any FEN may say, so the move list is refused.
+        let last = "4k3/8/8/8/8/8/8/R3K3 w - - 0 10000 9999";
+        let start = fen::parse(last, Rules::Italian).unwrap();
+        let e = play_entries(start.clone(), &entries("a1a2")).unwrap_err();
+        assert!(e.contains("entry 1 'a1a2'") && e.contains("10001"), "{e}");
+        // Every position a move list accepts prints a FEN that parses back.
+        let one_before = fen::parse("4k3/8/8/8/8/8/8/R3K3 w - - 0 9999 9998", Rules::Italian);
+        let pos = play_entries(one_before.unwrap(), &entries("a1a2 e8d8")).unwrap();
+        let printed = pos.to_string();
+        assert_eq!(
+            fen::parse(&printed, Rules::Italian).unwrap(),
+            pos,
+            "{printed}"
+        );
     }
 
     #[test]

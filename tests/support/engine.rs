@@ -81,6 +81,12 @@ impl Engine {
         self.stdin.write_all(b"\n").unwrap();
     }
 
+    /// Bytes as they are, no newline added.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
     pub fn next(&self) -> String {
         match self.lines.recv_timeout(TIMEOUT) {
             Ok(line) => line,

@@ -1,0 +1,106 @@
+//! Numeric flags of the subcommands are range-checked like the protocol's
+//! options: a value out of range is a clear error naming the flag and the
+//! range (exit status 2), never an abort or a panic.
+
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_crescendo");
+const FEN: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3";
+
+fn refused(args: &[&str], flag: &str) {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    assert!(
+        stderr.contains(flag) && stderr.contains("out of range"),
+        "{args:?}: {stderr}"
+    );
+}
+
+#[test]
+fn hash_threads_games_and_concurrency_are_range_checked() {
+    for hash in ["0", "100000", "99999999", "17592186044415"] {
+        refused(
+            &["analyse", "--fen", FEN, "--depth", "1", "--hash", hash],
+            "--hash",
+        );
+        refused(&["mate", "--fen", FEN, "--hash", hash], "--hash");
+    }
+    // 0 threads: both subcommands refuse it (mate used to take it as 1).
+    refused(
+        &["analyse", "--fen", FEN, "--depth", "1", "--threads", "0"],
+        "--threads",
+    );
+    refused(&["mate", "--fen", FEN, "--threads", "0"], "--threads");
+    refused(&["mate", "--fen", FEN, "--threads", "100000"], "--threads");
+    let engines = [
+        "match", "--engine", "cmd=a", "--engine", "cmd=b", "--tc", "1",
+    ];
+    for (flag, value) in [
+        ("--games", "0"),
+        ("--concurrency", "0"),
+        ("--concurrency", "100000"),
+    ] {
+        let mut args = engines.to_vec();
+        args.extend([flag, value]);
+        refused(&args, flag);
+    }
+}
+
+#[test]
+fn the_largest_values_in_range_work() {
+    let out = Command::new(BIN)
+        .args(["mate", "--fen", FEN, "--hash", "1024", "--threads", "256"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("a1a8"));
+}
+
+fn stderr_of(args: &[&str]) -> String {
+    let out = Command::new(BIN).args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn errors_name_the_real_cause() {
+    let engine = format!("cmd={BIN}");
+    // Either time flag will do, so the message names both.
+    let e = stderr_of(&["match", "--engine", &engine, "--engine", &engine]);
+    assert!(e.contains("--tc") && e.contains("--movetime"), "{e}");
+    // A missing working directory, not the (existing) program.
+    let e = stderr_of(&[
+        "match",
+        "--engine",
+        &engine,
+        "dir=/nonexistent",
+        "--engine",
+        &engine,
+        "--tc",
+        "1",
+    ]);
+    assert!(e.contains("working directory /nonexistent"), "{e}");
+    assert!(!e.contains(&format!("{BIN}:")), "{e}");
+    // One bad byte: the file, the line and the column.
+    let path = std::env::temp_dir().join(format!("crescendo-cli-bad-{}.txt", std::process::id()));
+    let mut bytes = format!("{FEN}\n").into_bytes();
+    bytes.extend_from_slice(b"6k1/5\xffpp/8/8/8/8/8/R5K1 w - - 0 3\n");
+    std::fs::write(&path, bytes).unwrap();
+    let file = path.to_str().unwrap();
+    for sub in [
+        vec!["mate", "--file", file],
+        vec!["analyse", "--file", file, "--depth", "1"],
+    ] {
+        let e = stderr_of(&sub);
+        assert!(
+            e.contains(&format!("{file}: line 2: byte 0xff at column 6")),
+            "{sub:?}: {e}"
+        );
+    }
+    let _ = std::fs::remove_file(&path);
+}
