@@ -79,6 +79,7 @@ impl Searcher {
             stop,
             halt: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
+            main_nodes: AtomicU64::new(0),
         }
     }
 
@@ -178,6 +179,9 @@ pub(super) struct Shared<'a> {
     pub(super) halt: AtomicBool,
     /// Nodes counted by the helpers (added every 1024 nodes).
     pub(super) helper_nodes: AtomicU64,
+    /// Nodes of the main thread, published at its polls (a node limit
+    /// counts every thread's nodes).
+    pub(super) main_nodes: AtomicU64,
 }
 
 #[cfg(test)]

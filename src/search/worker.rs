@@ -47,9 +47,10 @@ pub(super) struct Worker<'a> {
     /// Nodes the moves that finish the turn may still search (see
     /// `complete_turn`).
     filler_nodes_left: u64,
-    /// The helpers' nodes at the main thread's last poll (they count
-    /// against its node limit).
-    helpers_seen: u64,
+    /// The other threads' nodes at this thread's last poll (the main
+    /// thread: the helpers'; a helper: everyone's reported so far, its own
+    /// included); they count against the node limit.
+    others_seen: u64,
     nodes: u64,
     /// Nodes not yet added to `helper_nodes` (helpers only).
     unreported: u64,
@@ -94,13 +95,13 @@ impl<'a> Worker<'a> {
             start,
             soft: plan.soft.map(since_start),
             hard: plan.hard.map(since_start),
-            node_limit: if unlimited || id > 0 {
+            node_limit: if unlimited {
                 u64::MAX
             } else {
                 limits.nodes.unwrap_or(u64::MAX)
             },
             nodes: 0,
-            helpers_seen: 0,
+            others_seen: 0,
             filler_nodes_left: u64::MAX,
             unreported: 0,
             since_poll: 0,
@@ -397,10 +398,16 @@ impl<'a> Worker<'a> {
             .saturating_sub(self.spent())
     }
 
-    /// Nodes spent by the search: this thread's, and the helpers' as last
-    /// seen (the main thread stops the helpers when it stops).
+    /// Nodes spent by the whole search, as this thread knows them: its own
+    /// and the others' as last seen (the threads publish their counts every
+    /// [`POLL_NODES`] nodes, so each one stops at a node limit within a few
+    /// polls of the others).
     fn spent(&self) -> u64 {
-        self.nodes + self.helpers_seen
+        if self.id == 0 {
+            self.nodes + self.others_seen
+        } else {
+            self.others_seen + self.unreported
+        }
     }
 
     /// Counts a node and tells whether the search must end now. `stop` ends
@@ -431,15 +438,19 @@ impl<'a> Worker<'a> {
         self.since_poll = 0;
         self.out_of_time |= self.hard.is_some_and(|h| self.start.elapsed() >= h);
         if self.id > 0 {
-            self.shared
+            let helpers = self
+                .shared
                 .helper_nodes
-                .fetch_add(self.unreported, Ordering::Relaxed);
+                .fetch_add(self.unreported, Ordering::Relaxed)
+                + self.unreported;
             self.unreported = 0;
+            self.others_seen = helpers + self.shared.main_nodes.load(Ordering::Relaxed);
             if self.shared.halt.load(Ordering::Relaxed) {
                 return true;
             }
         } else {
-            self.helpers_seen = self.shared.helper_nodes.load(Ordering::Relaxed);
+            self.shared.main_nodes.store(self.nodes, Ordering::Relaxed);
+            self.others_seen = self.shared.helper_nodes.load(Ordering::Relaxed);
         }
         self.shared.stop.load(Ordering::Relaxed)
     }
