@@ -5,8 +5,8 @@
 //! Linear Progression (`--variant linear-progression`).
 
 use crescendo::arena::{
-    EngineConfig, EngineProcess, GameResult, GameSettings, LinearOpening, Opening, Outcome,
-    Termination, TimeControl, play_game, play_linear_game,
+    EngineConfig, GameResult, GameSettings, LinearOpening, Opening, Outcome, Termination,
+    TimeControl, play_game, play_linear_game,
 };
 use crescendo::chess::notation::{self, GameRecord};
 use crescendo::chess::status::{Undecided, status_with};
@@ -16,7 +16,10 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_crescendo");
+#[path = "support/arena.rs"]
+mod arena_support;
+
+use arena_support::{BIN, random, start};
 
 fn fixture() -> String {
     format!(
@@ -32,22 +35,6 @@ fn fake(mode: &str) -> EngineConfig {
         args: vec![fixture(), mode.into()],
         ..EngineConfig::default()
     }
-}
-
-fn random(seed: u64) -> EngineConfig {
-    EngineConfig {
-        name: format!("random-{seed}"),
-        cmd: BIN.into(),
-        args: vec!["random-engine".into(), "--seed".into(), seed.to_string()],
-        ..EngineConfig::default()
-    }
-}
-
-fn start(config: &EngineConfig) -> EngineProcess {
-    let mut e = EngineProcess::start(config, Duration::from_secs(10)).expect("engine starts");
-    e.new_game(Duration::from_secs(10))
-        .expect("engine is ready");
-    e
 }
 
 fn settings(tc: &str) -> GameSettings {

@@ -13,7 +13,10 @@ use crescendo::chess::{Color, Rules};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_crescendo");
+#[path = "support/arena.rs"]
+mod arena_support;
+
+use arena_support::{BIN, random, start};
 
 fn script(name: &str, args: &[&str]) -> EngineConfig {
     let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -33,22 +36,6 @@ fn fake(mode: &str) -> EngineConfig {
 
 fn noisy(mode: &str) -> EngineConfig {
     script("noisy_engine.sh", &[BIN, mode])
-}
-
-fn random(seed: u64) -> EngineConfig {
-    EngineConfig {
-        name: format!("random-{seed}"),
-        cmd: BIN.into(),
-        args: vec!["random-engine".into(), "--seed".into(), seed.to_string()],
-        ..EngineConfig::default()
-    }
-}
-
-fn start(config: &EngineConfig) -> EngineProcess {
-    let mut e = EngineProcess::start(config, Duration::from_secs(10)).expect("engine starts");
-    e.new_game(Duration::from_secs(10))
-        .expect("engine is ready");
-    e
 }
 
 fn game(white: &EngineConfig, black: &EngineConfig, tc: &str) -> GameResult {
