@@ -116,7 +116,7 @@ impl Verdict {
 
 /// The safety net's answer with the mate-finder nodes it took.
 #[derive(Clone, Debug)]
-pub struct Outcome {
+pub struct Secured {
     pub verdict: Verdict,
     pub nodes: u64,
 }
@@ -134,7 +134,7 @@ pub fn secure(
     budget: SafetyBudget,
     stop: &Arc<AtomicBool>,
     table: &MateTable,
-) -> Outcome {
+) -> Secured {
     let mut checker = Checker {
         budget,
         stop,
@@ -158,7 +158,7 @@ pub fn secure(
         Safety::Proved => Verdict::Safe,
         _ => checker.alternative(pos, chosen),
     };
-    Outcome {
+    Secured {
         verdict,
         nodes: checker.nodes,
     }
