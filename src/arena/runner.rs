@@ -186,6 +186,18 @@ impl MatchSummary {
         }
     }
 
+    /// Has the SPRT decided?
+    fn decided(&self) -> bool {
+        self.sprt.is_some_and(|s| s.result.is_some())
+    }
+
+    /// The summary at the end of a run of `shard_games` games.
+    fn finished(mut self, shard_games: u64) -> MatchSummary {
+        self.refresh();
+        self.stopped_early = self.games < shard_games;
+        self
+    }
+
     /// Recomputes the figures from the tally.
     pub(super) fn refresh(&mut self) {
         self.games = self.tally.games();
@@ -224,61 +236,15 @@ pub fn run_match(
     stop: &AtomicBool,
     mut on_game: impl FnMut(&GameReport, &MatchSummary),
 ) -> Result<MatchSummary, String> {
-    for (engine, nodes) in config.engines.iter().zip(config.nodes) {
-        if nodes.is_none() && config.time_control == TimeControl::Untimed {
-            return Err(format!(
-                "engine {} has no limit: give --tc, --movetime or nodes=N",
-                engine.name
-            ));
-        }
-    }
+    check_limits(config)?;
     let setup = MatchSetup::new(config);
-    let key = setup.key();
     let mut summary = MatchSummary::from_setup(&setup, Some(config.shard));
-    let pairs = config.games.div_ceil(2);
-    let done: Vec<PairRecord> = match &config.results {
-        Some(path) => resume(path, &setup)?,
-        None => Vec::new(),
-    };
-    let mut done_pairs = HashSet::new();
-    for record in done.iter().filter(|r| config.shard.has_pair(r.pair)) {
-        summary.add_record(record);
-        done_pairs.insert(record.pair);
+    let done_pairs = resume_pairs(config, &setup, &mut summary)?;
+    let (schedule, shard_games) = schedule(config, &done_pairs);
+    if schedule.is_empty() || summary.decided() {
+        return Ok(summary.finished(shard_games));
     }
-    if !done_pairs.is_empty() {
-        log::info!("resuming: {} pairs already played", done_pairs.len());
-    }
-    let shard_games = config
-        .shard
-        .pairs(pairs)
-        .flat_map(|p| pair_games(config, p))
-        .count() as u64;
-    let schedule: Vec<u32> = config
-        .shard
-        .pairs(pairs)
-        .filter(|p| !done_pairs.contains(p))
-        .flat_map(|p| pair_games(config, p))
-        .collect();
-    let decided = |s: &MatchSummary| s.sprt.is_some_and(|s| s.result.is_some());
-    if schedule.is_empty() || decided(&summary) {
-        summary.refresh();
-        summary.stopped_early = summary.games < shard_games;
-        return Ok(summary);
-    }
-    let mut results = match &config.results {
-        Some(path) => Some(ResultsFile::open(path)?),
-        None => None,
-    };
-    let mut pgn = match &config.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let mut recorder = Recorder::open(config, setup)?;
     // Start the first worker's engines here: a bad command or a broken
     // handshake is an error of the whole match, reported before any game.
     let first = [
@@ -300,67 +266,175 @@ pub fn run_match(
             scope.spawn(move || worker(config, engines, next, schedule, stop, tx));
         }
         drop(tx);
-        // The finished games of each pair still in play.
-        let mut pending: HashMap<u32, Vec<GameReport>> = HashMap::new();
         for message in rx {
-            let report = match message {
-                Message::Game(report) => *report,
-                Message::Failed(e) => {
-                    summary.error.get_or_insert(e);
-                    stop.store(true, Ordering::Relaxed);
-                    continue;
-                }
-            };
-            match report.points_a() {
-                Some(points) => {
-                    summary.tally.add_game(points);
-                    let reason = report.result.termination.reason().to_string();
-                    *summary.terminations.entry(reason).or_default() += 1;
-                }
-                None => summary.unfinished += 1,
-            }
-            if let Some(file) = &mut pgn {
-                let text = pgn_text(&report);
-                if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
-                    summary
-                        .error
-                        .get_or_insert(format!("cannot write the PGN: {e}"));
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            let pair = report.pair;
-            let games = pending.entry(pair).or_default();
-            games.push(report);
-            let report = games.last().cloned();
-            if games.len() == pair_games(config, pair).count() {
-                let mut games = pending.remove(&pair).unwrap_or_default();
-                games.sort_by_key(|g| g.number);
-                let points: Option<Vec<f64>> = games.iter().map(GameReport::points_a).collect();
-                if let Some(points) = points {
-                    // Every game of the pair finished: the pair counts and is kept.
-                    if points.len() == 2 {
-                        summary.tally.add_pair(points.iter().sum());
-                    }
-                    if let Some(file) = &mut results
-                        && let Err(e) = file.append(&pair_record(config, &key, &setup, &games))
-                    {
-                        summary.error.get_or_insert(e);
+            match message {
+                Message::Game(report) => {
+                    let report = recorder.record(*report, &mut summary, stop);
+                    summary.refresh();
+                    if summary.decided() {
                         stop.store(true, Ordering::Relaxed);
                     }
+                    on_game(&report, &summary);
                 }
-            }
-            summary.refresh();
-            if decided(&summary) {
-                stop.store(true, Ordering::Relaxed);
-            }
-            if let Some(report) = report {
-                on_game(&report, &summary);
+                Message::Failed(e) => fail(&mut summary, stop, e),
             }
         }
     });
-    summary.refresh();
-    summary.stopped_early = summary.games < shard_games;
-    Ok(summary)
+    Ok(summary.finished(shard_games))
+}
+
+/// Every engine needs a limit: a clock, a move time or a node count.
+fn check_limits(config: &MatchConfig) -> Result<(), String> {
+    for (engine, nodes) in config.engines.iter().zip(config.nodes) {
+        if nodes.is_none() && config.time_control == TimeControl::Untimed {
+            return Err(format!(
+                "engine {} has no limit: give --tc, --movetime or nodes=N",
+                engine.name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Counts the pairs of this shard already in the results file into
+/// `summary` and returns their numbers.
+fn resume_pairs(
+    config: &MatchConfig,
+    setup: &MatchSetup,
+    summary: &mut MatchSummary,
+) -> Result<HashSet<u32>, String> {
+    let done: Vec<PairRecord> = match &config.results {
+        Some(path) => resume(path, setup)?,
+        None => Vec::new(),
+    };
+    let mut done_pairs = HashSet::new();
+    for record in done.iter().filter(|r| config.shard.has_pair(r.pair)) {
+        summary.add_record(record);
+        done_pairs.insert(record.pair);
+    }
+    if !done_pairs.is_empty() {
+        log::info!("resuming: {} pairs already played", done_pairs.len());
+    }
+    Ok(done_pairs)
+}
+
+/// The games of this shard still to play (0-based game numbers, pair by
+/// pair) and the number of games of the whole shard.
+fn schedule(config: &MatchConfig, done_pairs: &HashSet<u32>) -> (Vec<u32>, u64) {
+    let pairs = config.games.div_ceil(2);
+    let shard_games = config
+        .shard
+        .pairs(pairs)
+        .flat_map(|p| pair_games(config, p))
+        .count() as u64;
+    let schedule = config
+        .shard
+        .pairs(pairs)
+        .filter(|p| !done_pairs.contains(p))
+        .flat_map(|p| pair_games(config, p))
+        .collect();
+    (schedule, shard_games)
+}
+
+/// Keeps the first error of the match and stops it.
+fn fail(summary: &mut MatchSummary, stop: &AtomicBool, error: String) {
+    summary.error.get_or_insert(error);
+    stop.store(true, Ordering::Relaxed);
+}
+
+/// Where the finished games go: the summary's counts, the PGN file, and,
+/// once both games of a pair are in, the results file.
+struct Recorder<'a> {
+    config: &'a MatchConfig,
+    setup: MatchSetup,
+    key: String,
+    results: Option<ResultsFile>,
+    pgn: Option<std::fs::File>,
+    /// The finished games of each pair still in play.
+    pending: HashMap<u32, Vec<GameReport>>,
+}
+
+impl<'a> Recorder<'a> {
+    /// Opens the results file and the PGN (to append) when the match has them.
+    fn open(config: &'a MatchConfig, setup: MatchSetup) -> Result<Recorder<'a>, String> {
+        let results = match &config.results {
+            Some(path) => Some(ResultsFile::open(path)?),
+            None => None,
+        };
+        let pgn = match &config.pgn {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+            ),
+            None => None,
+        };
+        Ok(Recorder {
+            config,
+            key: setup.key(),
+            setup,
+            results,
+            pgn,
+            pending: HashMap::new(),
+        })
+    }
+
+    /// Counts and writes one game; a write error is the match's error and
+    /// stops it. Returns the report for `on_game`.
+    fn record(
+        &mut self,
+        report: GameReport,
+        summary: &mut MatchSummary,
+        stop: &AtomicBool,
+    ) -> GameReport {
+        match report.points_a() {
+            Some(points) => {
+                summary.tally.add_game(points);
+                let reason = report.result.termination.reason().to_string();
+                *summary.terminations.entry(reason).or_default() += 1;
+            }
+            None => summary.unfinished += 1,
+        }
+        if let Some(file) = &mut self.pgn {
+            let text = pgn_text(&report);
+            if let Err(e) = file.write_all(text.as_bytes()).and_then(|()| file.flush()) {
+                fail(summary, stop, format!("cannot write the PGN: {e}"));
+            }
+        }
+        let pair = report.pair;
+        let games = self.pending.entry(pair).or_default();
+        games.push(report.clone());
+        if games.len() == pair_games(self.config, pair).count() {
+            let mut games = self.pending.remove(&pair).unwrap_or_default();
+            games.sort_by_key(|g| g.number);
+            if let Err(e) = self.finish_pair(&games, summary) {
+                fail(summary, stop, e);
+            }
+        }
+        report
+    }
+
+    /// A pair whose games all finished counts and is kept; one with an
+    /// unfinished game is neither.
+    fn finish_pair(
+        &mut self,
+        games: &[GameReport],
+        summary: &mut MatchSummary,
+    ) -> Result<(), String> {
+        let points: Option<Vec<f64>> = games.iter().map(GameReport::points_a).collect();
+        let Some(points) = points else {
+            return Ok(());
+        };
+        if points.len() == 2 {
+            summary.tally.add_pair(points.iter().sum());
+        }
+        match &mut self.results {
+            Some(file) => file.append(&pair_record(self.config, &self.key, &self.setup, games)),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The results-file line of a finished pair (`games` in game order).
