@@ -28,18 +28,6 @@ pub const SAFE_TURN_NODES: u64 = 400_000;
 /// choice is not proved safe.
 pub const SAFE_TURN_CANDIDATES: usize = 16;
 
-/// `a` and `b` taken in turns, one from each.
-fn interleave<T>(a: Vec<T>, b: Vec<T>) -> Vec<T> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter(), b.into_iter());
-    loop {
-        match (a.next(), b.next()) {
-            (None, None) => return out,
-            (x, y) => out.extend(x.into_iter().chain(y)),
-        }
-    }
-}
-
 /// What the analysis may spend.
 #[derive(Clone, Debug)]
 pub struct Budget {
@@ -209,7 +197,9 @@ impl Engine {
     /// it, else the first proved of its candidate turns (best by score and
     /// most sheltered, in turns), at most [`SAFE_TURN_CANDIDATES`] of them.
     fn safe_turn(&self, pos: &Position, played: &[Move]) -> Option<Vec<Move>> {
-        use crate::search::safety::{Order, SafetyBudget, Verdict, candidate_turns, secure};
+        use crate::search::safety::{
+            Order, SafetyBudget, Verdict, candidate_turns, interleave, secure,
+        };
         let proved = |turn: &[Move]| {
             let mut after = pos.clone();
             for &mv in turn {

@@ -240,6 +240,17 @@ impl Position {
             & them
     }
 
+    /// The pieces of `us` other than the king that the opponent attacks,
+    /// each with its square and attackers.
+    pub fn attacked_pieces(&self, us: Color) -> impl Iterator<Item = (Square, Role, Bitboard)> {
+        let occ = self.occupied();
+        self.color_bb(us).into_iter().filter_map(move |sq| {
+            let role = self.piece_at(sq)?.role;
+            let attackers = self.attackers(sq, us.other(), occ);
+            (role != Role::King && attackers.nonempty()).then_some((sq, role, attackers))
+        })
+    }
+
     /// Is `sq` attacked by `by`?
     #[inline]
     pub fn is_attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {

@@ -149,28 +149,14 @@ pub fn value(role: Role) -> i32 {
 /// Does a piece of `us` (not the king) hang in `pos`: attacked by a cheaper
 /// enemy piece, or attacked and not defended?
 fn hangs_a_piece(pos: &Position, us: Color) -> bool {
-    let them = us.other();
     let occ = pos.occupied();
-    for sq in pos.color_bb(us) {
-        let Some(piece) = pos.piece_at(sq) else {
-            continue;
-        };
-        if piece.role == Role::King {
-            continue;
-        }
-        let attackers = pos.attackers(sq, them, occ);
-        if attackers.is_empty() {
-            continue;
-        }
+    pos.attacked_pieces(us).any(|(sq, role, attackers)| {
         let cheaper = attackers.into_iter().any(|a| {
             pos.piece_at(a)
-                .is_some_and(|pc| pc.role != Role::King && value(pc.role) < value(piece.role))
+                .is_some_and(|pc| pc.role != Role::King && value(pc.role) < value(role))
         });
-        if cheaper || pos.attackers(sq, us, occ).is_empty() {
-            return true;
-        }
-    }
-    false
+        cheaper || pos.attackers(sq, us, occ).is_empty()
+    })
 }
 
 #[cfg(test)]

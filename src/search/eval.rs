@@ -79,9 +79,9 @@ fn side_score(pos: &Position, color: Color, moves: u32) -> i32 {
     score
 }
 
-/// The squares in front of a pawn on its file.
-fn front_span(sq: crate::chess::Square, color: Color) -> Bitboard {
-    let file = Bitboard::file(sq.file());
+/// The ranks beyond `sq` as a pawn of `color` sees them (towards its
+/// promotion).
+fn ranks_ahead(sq: crate::chess::Square, color: Color) -> Bitboard {
     let mut ahead = Bitboard::EMPTY;
     for r in 0..8u8 {
         let beyond = match color {
@@ -92,7 +92,12 @@ fn front_span(sq: crate::chess::Square, color: Color) -> Bitboard {
             ahead |= Bitboard::rank(r);
         }
     }
-    file & ahead
+    ahead
+}
+
+/// The squares in front of a pawn on its file.
+fn front_span(sq: crate::chess::Square, color: Color) -> Bitboard {
+    Bitboard::file(sq.file()) & ranks_ahead(sq, color)
 }
 
 fn is_passed(sq: crate::chess::Square, color: Color, their_pawns: Bitboard) -> bool {
@@ -104,39 +109,18 @@ fn is_passed(sq: crate::chess::Square, color: Color, their_pawns: Bitboard) -> b
     if f < 7 {
         files |= Bitboard::file(f + 1);
     }
-    let mut span = Bitboard::EMPTY;
-    for r in 0..8u8 {
-        let beyond = match color {
-            Color::White => r > sq.rank(),
-            Color::Black => r < sq.rank(),
-        };
-        if beyond {
-            span |= Bitboard::rank(r);
-        }
-    }
-    (files & span & their_pawns).is_empty()
+    (files & ranks_ahead(sq, color) & their_pawns).is_empty()
 }
 
 /// What the opponent can take in its next turn: each piece of `us` it
 /// attacks (undefended, or by something cheaper) is a gain for it; `left`
 /// moves of ours can rescue as many pieces, the most valuable first.
 fn hanging(pos: &Position, us: Color, left: u32) -> i32 {
-    let them = us.other();
     let occ = pos.occupied();
     let mut gains: [i32; 16] = [0; 16];
     let mut n = 0;
-    for sq in pos.color_bb(us) {
-        let Some(piece) = pos.piece_at(sq) else {
-            continue;
-        };
-        if piece.role == Role::King {
-            continue;
-        }
-        let attackers = pos.attackers(sq, them, occ);
-        if attackers.is_empty() {
-            continue;
-        }
-        let value = VALUES[piece.role.index()];
+    for (sq, role, attackers) in pos.attacked_pieces(us) {
+        let value = VALUES[role.index()];
         let defended = pos.attackers(sq, us, occ).nonempty();
         let cheapest = attackers
             .into_iter()

@@ -82,14 +82,7 @@ pub fn exposure(pos: &Position) -> Vec<Exposure> {
 /// The fewest moves any raider piece needs (empty board) to attack `target`.
 fn distance(pos: &Position, raider: Color, target: Square) -> u32 {
     let mut best = u32::MAX;
-    for role in [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
-    ] {
+    for role in Role::ALL {
         for from in pos.pieces(raider, role) {
             best = best.min(attack_distance(raider, role, from, target));
         }

@@ -379,7 +379,7 @@ fn replaced(cand: Candidate, proved: bool) -> Verdict {
 }
 
 /// `a` and `b` taken in turns, one from each.
-fn interleave<T>(a: Vec<T>, b: Vec<T>) -> Vec<T> {
+pub(crate) fn interleave<T>(a: Vec<T>, b: Vec<T>) -> Vec<T> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut a, mut b) = (a.into_iter(), b.into_iter());
     loop {
