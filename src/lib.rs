@@ -20,6 +20,7 @@ pub mod mate;
 mod memory;
 pub mod protocol;
 pub mod puzzles;
+pub mod record;
 pub mod search;
 mod variant;
 

@@ -35,11 +35,7 @@ impl Opening {
 
     /// The position the engines start from.
     pub fn position(&self) -> Position {
-        let mut pos = self.root.clone();
-        for &mv in &self.moves {
-            pos.play(mv);
-        }
-        pos
+        self.root.after_moves(&self.moves)
     }
 }
 

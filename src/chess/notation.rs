@@ -6,6 +6,7 @@ use super::movegen::{CheckInfo, generate_king_safe, legal_moves};
 use super::moves::{Move, MoveKind};
 use super::position::Position;
 use super::status::{Status, is_mated, status};
+use crate::record::{escape, wrap};
 use std::fmt;
 
 /// Why a move or a move text was rejected.
@@ -192,38 +193,14 @@ pub fn gives_check(pos: &Position, mv: Move) -> bool {
     CheckInfo::new(pos).gives_check(pos, mv)
 }
 
-/// A game record: start position, rules, moves and tags.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    pub start: Position,
-    pub moves: Vec<Move>,
-    /// Tags other than Variant, Rules, FEN, SetUp (kept in order).
-    pub tags: Vec<(String, String)>,
-}
+/// A game record: start position (with the rules), moves and tags (other
+/// than Variant, Rules, FEN, SetUp, which the PGN text derives).
+pub type GameRecord = crate::record::Record<Position, Move>;
 
 impl GameRecord {
-    pub fn new(start: Position) -> GameRecord {
-        GameRecord {
-            start,
-            moves: Vec::new(),
-            tags: Vec::new(),
-        }
-    }
-
     /// The position after all the moves.
     pub fn end_position(&self) -> Position {
-        let mut p = self.start.clone();
-        for &mv in &self.moves {
-            p.play(mv);
-        }
-        p
-    }
-
-    fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.start.after_moves(&self.moves)
     }
 
     /// The PGN text: seven-tag roster, `Variant`, `Rules`, `FEN`/`SetUp` when
@@ -275,31 +252,10 @@ impl GameRecord {
             text.push(' ');
         }
         text.push_str(&result);
-        out.push_str(&wrap(&text, 79));
+        out.push_str(&wrap(text.split(' '), 79));
         out.push('\n');
         out
     }
-}
-
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
-fn wrap(text: &str, width: usize) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    for word in text.split(' ') {
-        if line_len > 0 && line_len + 1 + word.len() > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(word);
-        line_len += word.len();
-    }
-    out
 }
 
 /// Splits a flat move list into turns: each with the position it starts from.

@@ -101,19 +101,12 @@ pub struct Game {
 impl Game {
     /// A tag's value.
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        crate::record::find_tag(&self.tags, name)
     }
 
     /// The position after the moves read.
     pub fn end_position(&self) -> Position {
-        let mut p = self.start.clone();
-        for &mv in &self.moves {
-            p.play(mv);
-        }
-        p
+        self.start.after_moves(&self.moves)
     }
 
     /// The moves read, turn by turn, each with the position it starts from.

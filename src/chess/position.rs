@@ -354,6 +354,16 @@ impl Position {
 
     // ---- making moves ----------------------------------------------------
 
+    /// The position after `moves` (legal in turn, as [`Position::play`]
+    /// requires).
+    pub fn after_moves(&self, moves: &[Move]) -> Position {
+        let mut pos = self.clone();
+        for &mv in moves {
+            pos.play(mv);
+        }
+        pos
+    }
+
     /// Plays a legal move (as produced by the move generator) and advances the
     /// turn state. Playing an illegal move leaves the position meaningless.
     pub fn play(&mut self, mv: Move) -> MoveEffect {

@@ -203,6 +203,12 @@ impl Position {
         self.status() != Status::Ongoing
     }
 
+    /// The position after `moves` (legal in turn, as [`Position::play`]
+    /// requires).
+    pub fn after_moves(&self, moves: &[Move]) -> Position {
+        moves.iter().fold(*self, |pos, &mv| pos.after(mv))
+    }
+
     /// Plays `mv`, which must be legal (see [`Position::play_checked`]).
     pub fn play(&mut self, mv: Move) {
         let me = self.side.index();

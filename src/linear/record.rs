@@ -7,18 +7,13 @@ use super::LinearError;
 use super::moves::Move;
 use super::position::{Options, Position, Status};
 use super::square::Color;
+use crate::record::{escape, wrap};
 
-/// One game: where it started, its moves, and its tags.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// The root position (it carries the board and the options).
-    pub start: Position,
-    /// The moves from the root, opening moves included.
-    pub moves: Vec<Move>,
-    /// Tags other than those the record derives from `start` (`Variant`,
-    /// `Board`, `EqualMoves`, `Blockers`, `SetUp`, `FEN`), in order.
-    pub tags: Vec<(String, String)>,
-}
+/// One game: where it started (the root carries the board and the
+/// options), its moves, and its tags other than those the record derives
+/// from `start` (`Variant`, `Board`, `EqualMoves`, `Blockers`, `SetUp`,
+/// `FEN`).
+pub type GameRecord = crate::record::Record<Position, Move>;
 
 /// The tags derived from the start position: written by
 /// [`GameRecord::to_pgn`] itself, not kept in [`GameRecord::tags`].
@@ -28,31 +23,10 @@ const DERIVED: [&str; 6] = ["Variant", "Board", "EqualMoves", "Blockers", "SetUp
 const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
 
 impl GameRecord {
-    /// A record of no moves from `start`.
-    pub fn new(start: Position) -> GameRecord {
-        GameRecord {
-            start,
-            moves: Vec::new(),
-            tags: Vec::new(),
-        }
-    }
-
     /// The position after all the moves (which must be legal, as they are
     /// in a record built by play or by [`parse_record`]).
     pub fn end_position(&self) -> Position {
-        let mut pos = self.start;
-        for &mv in &self.moves {
-            pos.play(mv);
-        }
-        pos
-    }
-
-    /// The value of tag `name`, if present.
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
+        self.start.after_moves(&self.moves)
     }
 
     /// The record as text: the roster, `Variant`, `Board`, `EqualMoves`,
@@ -103,7 +77,7 @@ impl GameRecord {
             pos.play(mv);
         }
         words.push(result);
-        out.push_str(&wrap(&words, 79));
+        out.push_str(&wrap(words.iter().map(String::as_str), 79));
         out.push('\n');
         out
     }
@@ -121,31 +95,8 @@ pub fn result_token(pos: &Position) -> &'static str {
     }
 }
 
-fn escape(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
-}
-
 fn unescape(v: &str) -> String {
     v.replace("\\\"", "\"").replace("\\\\", "\\")
-}
-
-/// Joins words into lines of at most `width` characters (a longer word
-/// stands alone).
-fn wrap(words: &[String], width: usize) -> String {
-    let mut out = String::new();
-    let mut line_len = 0;
-    for word in words {
-        if line_len > 0 && line_len + 1 + word.len() > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(word);
-        line_len += word.len();
-    }
-    out
 }
 
 fn parse_bool(name: &str, value: &str) -> Result<bool, LinearError> {
