@@ -1,125 +1,24 @@
-//! The match runner against real processes: misbehaving fake engines
-//! (tests/fixtures/fake_engine.sh) lose with the right reason, and a match
-//! between two random movers (`crescendo random-engine`) writes a PGN that
-//! parses back and replays legally to its recorded results; the same for
-//! Linear Progression (`--variant linear-progression`).
+//! The match runner against real processes: a match between two random
+//! movers (`crescendo random-engine`) writes a PGN that parses back and
+//! replays legally to its recorded results, faults are counted and feed
+//! the SPRT; the same for Linear Progression (`--variant
+//! linear-progression`), whose misbehaving engines lose with the right
+//! reason (the Progressive chess faults are tests/arena_faults.rs).
 
-use crescendo::arena::{
-    EngineConfig, GameResult, GameSettings, LinearOpening, Opening, Outcome, Termination,
-    TimeControl, play_game, play_linear_game,
-};
+use crescendo::arena::{EngineConfig, GameResult, LinearOpening, Termination};
 use crescendo::chess::notation::{self, GameRecord};
 use crescendo::chess::status::{Undecided, status_with};
 use crescendo::chess::{Color, Rules};
 use crescendo::linear;
-use std::process::Command;
-use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::process::Output;
 
 #[path = "support/arena.rs"]
 mod arena_support;
+#[path = "support/cli.rs"]
+mod cli;
 
-use arena_support::{BIN, random, start};
-
-fn fixture() -> String {
-    format!(
-        "{}/tests/fixtures/fake_engine.sh",
-        env!("CARGO_MANIFEST_DIR")
-    )
-}
-
-fn fake(mode: &str) -> EngineConfig {
-    EngineConfig {
-        name: format!("fake-{mode}"),
-        cmd: "bash".into(),
-        args: vec![fixture(), mode.into()],
-        ..EngineConfig::default()
-    }
-}
-
-fn settings(tc: &str) -> GameSettings {
-    GameSettings {
-        time_control: TimeControl::parse_clock(tc).unwrap(),
-        time_margin: Duration::from_millis(50),
-        nodes: [None; 2],
-    }
-}
-
-/// Plays one game from the start position, `white` against `black`.
-fn game(white: &EngineConfig, black: &EngineConfig, tc: &str) -> crescendo::arena::GameResult {
-    let (mut w, mut b) = (start(white), start(black));
-    let stop = AtomicBool::new(false);
-    let result = play_game(
-        [&mut w, &mut b],
-        &Opening::startpos(Rules::Italian),
-        &settings(tc),
-        &stop,
-    );
-    w.quit();
-    b.quit();
-    result
-}
-
-#[test]
-fn an_illegal_turn_loses() {
-    let r = game(&fake("illegal"), &random(1), "5+0");
-    assert_eq!(r.outcome, Outcome::Win(Color::Black));
-    assert_eq!(r.termination, Termination::IllegalMove);
-    assert_eq!(r.faulty, Some(Color::White));
-    assert!(r.detail.contains("e2e5"), "{}", r.detail);
-    assert!(r.record.moves.is_empty());
-    // The same as Black: the fault is Black's.
-    let r = game(&random(2), &fake("illegal"), "5+0");
-    assert_eq!(r.outcome, Outcome::Win(Color::White));
-    assert_eq!(r.termination, Termination::IllegalMove);
-    assert_eq!(r.record.moves.len(), 1);
-}
-
-#[test]
-fn a_crash_loses() {
-    let r = game(&fake("crash"), &random(3), "5+0");
-    assert_eq!(r.outcome, Outcome::Win(Color::Black));
-    assert_eq!(r.termination, Termination::Crash);
-    assert!(r.detail.contains("exited"), "{}", r.detail);
-    // 1. e4 and Black's two moves were played before the crash.
-    assert_eq!(r.record.moves.len(), 3);
-}
-
-#[test]
-fn an_engine_that_never_answers_forfeits_on_time_and_is_killed() {
-    let started = Instant::now();
-    let r = game(&random(4), &fake("hang"), "0.3+0");
-    assert_eq!(r.outcome, Outcome::Win(Color::White));
-    assert_eq!(r.termination, Termination::TimeForfeit);
-    assert_eq!(r.faulty, Some(Color::Black));
-    // 0.3 s of clock, the margin, and the quit grace before the kill.
-    assert!(
-        started.elapsed() < Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
-}
-
-#[test]
-fn an_engine_that_never_answers_forfeits_under_movetime() {
-    let (mut w, mut b) = (start(&random(5)), start(&fake("hang")));
-    let settings = GameSettings {
-        time_control: TimeControl::MoveTime(Duration::from_millis(100)),
-        time_margin: Duration::from_millis(50),
-        nodes: [None; 2],
-    };
-    let stop = AtomicBool::new(false);
-    let r = play_game(
-        [&mut w, &mut b],
-        &Opening::startpos(Rules::Italian),
-        &settings,
-        &stop,
-    );
-    assert_eq!(r.termination, Termination::TimeForfeit);
-    assert!(r.detail.contains("100 ms"), "{}", r.detail);
-    w.quit();
-    b.kill();
-}
+use arena_support::{BIN, assert_lost_by, clock, fake, movetime, random};
+use cli::{fixture, json_lines, json_of, run, succeeds};
 
 /// Splits a PGN file into its games.
 fn pgn_games(text: &str) -> Vec<String> {
@@ -145,36 +44,70 @@ fn read_record(text: &str) -> Result<GameRecord, String> {
 }
 
 fn tag<'a>(record: &'a GameRecord, name: &str) -> &'a str {
-    record
-        .tags
-        .iter()
-        .find(|(k, _)| k == name)
-        .map(|(_, v)| v.as_str())
-        .unwrap_or("")
+    record.tag(name).unwrap_or("")
 }
 
-fn run_match(extra: &[&str], pgn: &std::path::Path) -> (std::process::Output, serde_json::Value) {
-    let out = Command::new(BIN)
-        .arg("match")
-        .args([
-            "--engine",
-            &format!("cmd={BIN}"),
-            "args=random-engine --seed 11",
-            "name=R1",
-        ])
-        .args([
-            "--engine",
-            &format!("cmd={BIN}"),
-            "args=random-engine --seed 12",
-            "name=R2",
-        ])
-        .args(["--pgn", pgn.to_str().unwrap(), "--json"])
-        .args(extra)
-        .output()
-        .expect("crescendo match runs");
+/// The words of a command line (no word has a space).
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// `crescendo match` between two random movers R1 and R2 (seeds 11 and
+/// 12) writing `pgn`, with `extra`: its output and JSON summary.
+fn run_match(extra: &[&str], pgn: &std::path::Path) -> (Output, serde_json::Value) {
+    let engine = format!("cmd={BIN}");
+    let mut args = vec!["match", "--engine", &engine, "args=random-engine --seed 11"];
+    args.extend([
+        "name=R1",
+        "--engine",
+        &engine,
+        "args=random-engine --seed 12",
+    ]);
+    args.extend(["name=R2", "--pgn", pgn.to_str().unwrap(), "--json"]);
+    args.extend_from_slice(extra);
+    let out = run(&args);
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let json = serde_json::from_str(stdout.trim()).unwrap_or(serde_json::Value::Null);
     (out, json)
+}
+
+/// `crescendo match` between two Crescendo processes A and B (8 MB tables)
+/// with `extra`, which must succeed.
+fn crescendo_match(extra: &[&str]) -> Output {
+    let engine = format!("cmd={BIN}");
+    let mut args = vec!["match", "--engine", &engine, "name=A", "option.Hash=8"];
+    args.extend(["--engine", &engine, "name=B", "option.Hash=8"]);
+    args.extend_from_slice(extra);
+    succeeds(&args)
+}
+
+/// A match of up to 200 games against the fake engine in `mode`, which
+/// never moves legally, with `extra`: every game is lost by `illegal move`
+/// and the SPRT stops the match early, accepting H0. Its JSON summary.
+fn sprt_stops_a_match_against(mode: &str, extra: &[&str]) -> serde_json::Value {
+    let (script, mode) = (
+        format!("arg={}", fixture("fake_engine.sh")),
+        format!("arg={mode}"),
+    );
+    let random = format!("cmd={BIN}");
+    let mut args = vec!["match", "--engine", "cmd=bash", &script, &mode];
+    args.extend(["--engine", &random, "args=random-engine --seed 3"]);
+    args.extend(words("--games 200 --tc 5+0 --sprt elo0=0 elo1=10 --json"));
+    args.extend_from_slice(extra);
+    let json = json_of(&succeeds(&args));
+    let games = json["games"].as_u64().unwrap();
+    assert!((4..200).contains(&games), "{json}");
+    assert_eq!(json["losses"].as_u64(), Some(games), "{json}");
+    assert_eq!(json["terminations"]["illegal move"].as_u64(), Some(games));
+    assert_eq!(json["sprt"]["result"], "H0", "{json}");
+    json
+}
+
+/// A scratch file of these tests named `name`, holding `text`.
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("crescendo-arena-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
 }
 
 fn temp_pgn(name: &str) -> std::path::PathBuf {
@@ -188,23 +121,9 @@ fn temp_pgn(name: &str) -> std::path::PathBuf {
 fn a_match_of_random_movers_replays_legally() {
     for rules in ["italian", "scottish"] {
         let pgn = temp_pgn(rules);
-        let (out, json) = run_match(
-            &[
-                "--games",
-                "6",
-                "--concurrency",
-                "2",
-                "--tc",
-                "5+0.05",
-                "--random-openings",
-                "2",
-                "--seed",
-                "9",
-                "--rules",
-                rules,
-            ],
-            &pgn,
-        );
+        let mut args = words("--games 6 --concurrency 2 --tc 5+0.05 --random-openings 2");
+        args.extend(["--seed", "9", "--rules", rules]);
+        let (out, json) = run_match(&args, &pgn);
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{stderr}");
         assert_eq!(json["games"], 6, "{json}");
@@ -213,13 +132,7 @@ fn a_match_of_random_movers_replays_legally() {
         let d = json["draws"].as_u64().unwrap();
         let l = json["losses"].as_u64().unwrap();
         assert_eq!(w + d + l, 6);
-        let pairs: u64 = json["pentanomial"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_u64().unwrap())
-            .sum();
-        assert_eq!(pairs, 3);
+        assert_eq!(cli::pentanomial_pairs(&json), 3);
         assert_eq!(stderr.matches("Game ").count(), 6, "{stderr}");
 
         let records = replay_pgn(&pgn, rules, 6, false);
@@ -277,19 +190,11 @@ fn replay_pgn(
 #[test]
 fn a_short_match_between_two_crescendo_processes() {
     let pgn = temp_pgn("crescendo");
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(["--engine", &format!("cmd={BIN}"), "name=A", "option.Hash=8"])
-        .args(["--engine", &format!("cmd={BIN}"), "name=B", "option.Hash=8"])
-        .args(["--games", "2", "--concurrency", "2", "--tc", "1+0.02"])
-        .args(["--random-openings", "2", "--seed", "3", "--json"])
-        .args(["--pgn", pgn.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let mut args = words("--games 2 --concurrency 2 --tc 1+0.02 --random-openings 2 --seed 3");
+    args.extend(["--json", "--pgn", pgn.to_str().unwrap()]);
+    let out = crescendo_match(&args);
+    let json = json_of(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let json: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
     assert_eq!(json["games"], 2, "{json}\n{stderr}");
     // A load spike may cost a game on time; nothing else may go wrong.
     replay_pgn(&pgn, "italian", 2, true);
@@ -298,30 +203,22 @@ fn a_short_match_between_two_crescendo_processes() {
 
 #[test]
 fn analyse_reports_a_bad_line_and_goes_on() {
-    let path = std::env::temp_dir().join(format!("crescendo-analyse-{}.epd", std::process::id()));
-    std::fs::write(
-        &path,
+    let path = temp_file(
+        "analyse.epd",
         "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 id \"back rank\";\nnot a fen\n\n4k3/8/8/8/8/8/8/4K3 w - - 0 5\n",
-    )
-    .unwrap();
-    let out = Command::new(BIN)
-        .args([
-            "analyse",
-            "--file",
-            path.to_str().unwrap(),
-            "--depth",
-            "2",
-            "--json",
-        ])
-        .output()
-        .unwrap();
+    );
+    let out = run(&[
+        "analyse",
+        "--file",
+        path.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--json",
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains(":2: invalid FEN"), "{stderr}");
-    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["id"], "back rank");
     assert_eq!(lines[0]["best"], serde_json::json!(["a1a8"]));
@@ -331,16 +228,8 @@ fn analyse_reports_a_bad_line_and_goes_on() {
     assert_eq!(lines[1]["status"], "dead position");
     let _ = std::fs::remove_file(&path);
 
-    let out = Command::new(BIN)
-        .args([
-            "analyse",
-            "--fen",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        ])
-        .args(["--nodes", "2000"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let out = succeeds(&["analyse", "--fen", start, "--nodes", "2000"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.starts_with("1: best "), "{text}");
 }
@@ -348,37 +237,7 @@ fn analyse_reports_a_bad_line_and_goes_on() {
 #[test]
 fn faults_are_counted_and_tagged_and_sprt_stops_the_match() {
     let pgn = temp_pgn("faults");
-    let out = Command::new(BIN)
-        .arg("match")
-        .args([
-            "--engine",
-            "cmd=bash",
-            &format!("arg={}", fixture()),
-            "arg=illegal",
-        ])
-        .args([
-            "--engine",
-            &format!("cmd={BIN}"),
-            "args=random-engine --seed 3",
-        ])
-        .args([
-            "--games", "200", "--tc", "5+0", "--sprt", "elo0=0", "elo1=10",
-        ])
-        .args(["--pgn", pgn.to_str().unwrap(), "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
-    let games = json["games"].as_u64().unwrap();
-    assert!((4..200).contains(&games), "{json}");
-    assert_eq!(json["losses"].as_u64(), Some(games), "{json}");
-    assert_eq!(json["terminations"]["illegal move"].as_u64(), Some(games));
-    assert_eq!(json["sprt"]["result"], "H0", "{json}");
+    let json = sprt_stops_a_match_against("illegal", &["--pgn", pgn.to_str().unwrap()]);
     assert!(json["sprt"]["llr"].as_f64().unwrap() <= json["sprt"]["lower"].as_f64().unwrap());
     assert_eq!(json["engines"][0], "bash"); // named after the command by default
     let text = std::fs::read_to_string(&pgn).unwrap();
@@ -406,9 +265,7 @@ fn bad_command_lines_fail_clearly() {
         ],
     ];
     for args in cases {
-        let out = Command::new(BIN).arg("match").args(args).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let stderr = cli::refused(&[&["match"], args].concat());
         assert!(stderr.starts_with("crescendo: "), "{stderr}");
     }
 }
@@ -432,43 +289,21 @@ fn crescendo_lp(name: &str) -> EngineConfig {
 
 /// One Linear Progression game from the default start position.
 fn lp_game(white: &EngineConfig, black: &EngineConfig) -> GameResult<linear::GameRecord> {
-    let (mut w, mut b) = (start(white), start(black));
-    let stop = AtomicBool::new(false);
-    let result = play_linear_game(
-        [&mut w, &mut b],
-        &LinearOpening::start(&linear::Options::default()),
-        &settings("5+0.05"),
-        &stop,
-    );
-    w.quit();
-    b.quit();
-    result
+    let opening = LinearOpening::start(&linear::Options::default());
+    arena_support::game(white, black, &opening, &clock("5+0.05"))
 }
 
 #[test]
 fn an_illegal_or_malformed_linear_move_loses() {
     // As White: the fault is on the first move, nothing is recorded.
     let r = lp_game(&fake("illegal"), &crescendo_lp("C"));
-    assert_eq!(r.outcome, Outcome::Win(Color::Black));
-    assert_eq!(r.termination, Termination::IllegalMove);
-    assert_eq!(r.faulty, Some(Color::White));
-    assert!(
-        r.detail.contains("bestmove 'e2e5': illegal move 'e2e5'"),
-        "{}",
-        r.detail
-    );
+    let illegal = "bestmove 'e2e5': illegal move 'e2e5'";
+    assert_lost_by(&r, Color::White, Termination::IllegalMove, illegal);
     assert!(r.record.moves.is_empty());
     // As Black, after the engine's legal drop.
     let r = lp_game(&crescendo_lp("C"), &fake("malformed"));
-    assert_eq!(r.outcome, Outcome::Win(Color::White));
-    assert_eq!(r.termination, Termination::IllegalMove);
-    assert_eq!(r.faulty, Some(Color::Black));
-    assert!(
-        r.detail
-            .contains("(Black), turn 2: bestmove 'zz9': bad move 'zz9'"),
-        "{}",
-        r.detail
-    );
+    let bad = "(Black), turn 2: bestmove 'zz9': bad move 'zz9'";
+    assert_lost_by(&r, Color::Black, Termination::IllegalMove, bad);
     assert_eq!(r.record.moves.len(), 1);
     assert!(matches!(r.record.moves[0], linear::Move::Drop { .. }));
 }
@@ -523,21 +358,12 @@ fn replay_lp_records(
 #[test]
 fn a_linear_progression_match_between_two_crescendo_processes() {
     let pgn = temp_pgn("lp-random");
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(["--variant", "linear-progression"])
-        .args(["--lp-board", "6x6", "--lp-blockers"])
-        .args(["--engine", &format!("cmd={BIN}"), "name=A", "option.Hash=8"])
-        .args(["--engine", &format!("cmd={BIN}"), "name=B", "option.Hash=8"])
-        .args(["--games", "2", "--tc", "2+0.02"])
-        .args(["--random-openings", "3", "--seed", "5", "--json"])
-        .args(["--pgn", pgn.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let mut args = words("--variant linear-progression --lp-board 6x6 --lp-blockers --games 2");
+    args.extend(words("--tc 2+0.02 --random-openings 3 --seed 5 --json"));
+    args.extend(["--pgn", pgn.to_str().unwrap()]);
+    let out = crescendo_match(&args);
+    let json = json_of(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let json: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
     assert_eq!(json["games"], 2, "{json}\n{stderr}");
     assert_eq!(json["variant"], "linear-progression");
     assert_eq!(json["rules"], "6x6 blockers");
@@ -554,28 +380,22 @@ fn a_linear_progression_match_between_two_crescendo_processes() {
 
 #[test]
 fn a_linear_progression_match_from_an_openings_file() {
-    let openings = std::env::temp_dir().join(format!("crescendo-lp-{}.txt", std::process::id()));
-    std::fs::write(
-        &openings,
+    let openings = temp_file(
+        "lp-openings.txt",
         "# a comment line\n#4#/6/6/2w3/3b2/#4# w d2 0 equal - moves c3c6\n\n1. @c3 @d4\n",
-    )
-    .unwrap();
+    );
     let pgn = temp_pgn("lp-file");
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(["--variant", "linear-progression"])
-        .args(["--lp-board", "6x6", "--lp-equal-moves"])
-        .args(["--engine", &format!("cmd={BIN}"), "name=A", "option.Hash=8"])
-        .args(["--engine", &format!("cmd={BIN}"), "name=B", "option.Hash=8"])
-        .args(["--games", "4", "--movetime", "20"])
-        .args(["--openings", openings.to_str().unwrap()])
-        .args(["--pgn", pgn.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let mut args = words("--variant linear-progression --lp-board 6x6 --lp-equal-moves");
+    args.extend(["--games", "4", "--movetime", "20"]);
+    args.extend([
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let out = crescendo_match(&args);
     let _ = std::fs::remove_file(&openings);
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
     assert!(
         stdout.starts_with("Results of A vs B (movetime 20ms, Linear Progression 6x6 equal, seed "),
         "{stdout}"
@@ -606,9 +426,7 @@ fn a_linear_progression_match_from_an_openings_file() {
 
 #[test]
 fn bad_linear_progression_match_command_lines_fail_clearly() {
-    let openings =
-        std::env::temp_dir().join(format!("crescendo-lp-bad-{}.txt", std::process::id()));
-    std::fs::write(&openings, "@d4 @d4\n").unwrap();
+    let openings = temp_file("lp-bad.txt", "@d4 @d4\n");
     let path = format!("--openings={}", openings.display());
     let engines = ["--engine", "cmd=a", "--engine", "cmd=b", "--tc", "1"];
     let file = openings.display().to_string();
@@ -635,14 +453,7 @@ fn bad_linear_progression_match_command_lines_fail_clearly() {
         ),
     ];
     for (args, needle) in cases {
-        let out = Command::new(BIN)
-            .arg("match")
-            .args(engines)
-            .args(args)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        let stderr = cli::refused(&[&["match"], &engines[..], args].concat());
         assert!(
             stderr.starts_with(&format!("crescendo: {needle}")),
             "{stderr}"
@@ -686,65 +497,15 @@ fn a_linear_progression_match_of_random_movers_replays_legally() {
 
 #[test]
 fn a_silent_linear_engine_forfeits_on_time_and_faults_feed_the_sprt() {
-    let (mut w, mut b) = (start(&random_lp(6)), start(&fake("hang")));
-    let settings = GameSettings {
-        time_control: TimeControl::MoveTime(Duration::from_millis(100)),
-        time_margin: Duration::from_millis(50),
-        nodes: [None; 2],
-    };
-    let stop = AtomicBool::new(false);
-    let r = play_linear_game(
-        [&mut w, &mut b],
-        &LinearOpening::start(&linear::Options::default()),
-        &settings,
-        &stop,
-    );
-    assert_eq!(r.outcome, Outcome::Win(Color::White));
-    assert_eq!(r.termination, Termination::TimeForfeit);
-    assert_eq!(r.faulty, Some(Color::Black));
-    assert!(
-        r.detail
-            .contains("(Black), turn 2: no answer within 100 ms"),
-        "{}",
-        r.detail
-    );
+    let opening = LinearOpening::start(&linear::Options::default());
+    let r = arena_support::game(&random_lp(6), &fake("hang"), &opening, &movetime(100));
+    let silent = "(Black), turn 2: no answer within 100 ms";
+    assert_lost_by(&r, Color::Black, Termination::TimeForfeit, silent);
     assert_eq!(r.record.moves.len(), 1);
-    w.quit();
-    b.kill();
 
     // A match against an engine that never moves legally: every game is
     // lost by `illegal move`, and the SPRT stops the match early.
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(["--variant", "linear-progression"])
-        .args([
-            "--engine",
-            "cmd=bash",
-            &format!("arg={}", fixture()),
-            "arg=malformed",
-        ])
-        .args([
-            "--engine",
-            &format!("cmd={BIN}"),
-            "args=random-engine --seed 3",
-        ])
-        .args([
-            "--games", "200", "--tc", "5+0", "--sprt", "elo0=0", "elo1=10", "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
-    let games = json["games"].as_u64().unwrap();
-    assert!((4..200).contains(&games), "{json}");
-    assert_eq!(json["losses"].as_u64(), Some(games), "{json}");
-    assert_eq!(json["terminations"]["illegal move"].as_u64(), Some(games));
-    assert_eq!(json["sprt"]["result"], "H0", "{json}");
+    sprt_stops_a_match_against("malformed", &["--variant", "linear-progression"]);
 }
 
 /// The random mover, switched to Linear Progression by its options.
@@ -758,18 +519,7 @@ fn random_lp(seed: u64) -> EngineConfig {
 
 /// `crescendo analyse ARGS --json`: its records.
 fn analyse_json(args: &[&str]) -> Vec<serde_json::Value> {
-    let out = Command::new(BIN)
-        .arg("analyse")
-        .args(args)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    json_lines(&succeeds(&[&["analyse"], args, &["--json"]].concat()))
 }
 
 /// Plays a record's `best` turn in `fen`: is the opponent mated after it?
@@ -866,15 +616,18 @@ fn a_rejected_engine_option_fails_the_match_at_startup() {
         ("option.Hash=0", "engine A: rejected option Hash=0: "),
         ("option.Foo=1", "engine A: rejected option Foo=1: "),
     ] {
-        let out = Command::new(BIN)
-            .arg("match")
-            .args(["--engine", &format!("cmd={BIN}"), "name=A", option])
-            .args(["--engine", &format!("cmd={BIN}"), "name=B"])
-            .args(["--games", "2", "--movetime", "20"])
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        let engine = format!("cmd={BIN}");
+        let mut args = vec!["match", "--engine", &engine, "name=A", option];
+        args.extend([
+            "--engine",
+            &engine,
+            "name=B",
+            "--games",
+            "2",
+            "--movetime",
+            "20",
+        ]);
+        let stderr = cli::refused(&args);
         assert!(stderr.contains(expected), "{stderr}");
         assert!(!stderr.contains("Game 1/"), "no game may start: {stderr}");
     }
@@ -882,19 +635,13 @@ fn a_rejected_engine_option_fails_the_match_at_startup() {
 
 #[test]
 fn elo_is_over_finished_pairs_and_has_no_interval_from_one_sample() {
-    let out = Command::new(BIN)
-        .arg("match")
-        .args(["--engine", &format!("cmd={BIN}"), "name=A"])
-        .args(["arg=random-engine", "arg=--seed", "arg=1"])
-        .args(["--engine", &format!("cmd={BIN}"), "name=B"])
-        .args(["arg=random-engine", "arg=--seed", "arg=2"])
-        .args(["--games", "3", "--movetime", "20", "--json"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let json: serde_json::Value =
-        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).unwrap();
+    let engine = format!("cmd={BIN}");
+    let mut args = vec!["match", "--engine", &engine, "name=A"];
+    args.extend(["arg=random-engine", "arg=--seed", "arg=1"]);
+    args.extend(["--engine", &engine, "name=B"]);
+    args.extend(["arg=random-engine", "arg=--seed", "arg=2"]);
+    args.extend(words("--games 3 --movetime 20 --json"));
+    let json = json_of(&succeeds(&args));
     assert_eq!(json["games"], 3, "{json}");
     // The third game has no partner: the model stays the pairs' one.
     assert_eq!(json["elo"]["pentanomial"], true, "{json}");

@@ -5,56 +5,18 @@
 //! start, play their games to the end like any other
 //! (tests/fixtures/noisy_engine.sh wraps the random mover).
 
-use crescendo::arena::{
-    EngineConfig, EngineError, EngineProcess, GameResult, GameSettings, Opening, Outcome,
-    Termination, TimeControl, play_game,
-};
+use crescendo::arena::Opening;
+use crescendo::arena::{EngineConfig, EngineError, EngineProcess, GameResult, Termination};
 use crescendo::chess::{Color, Rules};
-use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 #[path = "support/arena.rs"]
 mod arena_support;
 
-use arena_support::{BIN, random, start};
-
-fn script(name: &str, args: &[&str]) -> EngineConfig {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    let mut all = vec![path];
-    all.extend(args.iter().map(|a| a.to_string()));
-    EngineConfig {
-        name: format!("{name} {}", args.last().unwrap_or(&"")),
-        cmd: "bash".into(),
-        args: all,
-        ..EngineConfig::default()
-    }
-}
-
-fn fake(mode: &str) -> EngineConfig {
-    script("fake_engine.sh", &[mode])
-}
+use arena_support::{BIN, assert_lost_by, chess_game as game, fake, movetime, random, script};
 
 fn noisy(mode: &str) -> EngineConfig {
     script("noisy_engine.sh", &[BIN, mode])
-}
-
-fn game(white: &EngineConfig, black: &EngineConfig, tc: &str) -> GameResult {
-    let (mut w, mut b) = (start(white), start(black));
-    let settings = GameSettings {
-        time_control: TimeControl::parse_clock(tc).unwrap(),
-        time_margin: Duration::from_millis(50),
-        nodes: [None, None],
-    };
-    let stop = AtomicBool::new(false);
-    let result = play_game(
-        [&mut w, &mut b],
-        &Opening::startpos(Rules::Italian),
-        &settings,
-        &stop,
-    );
-    w.quit();
-    b.quit();
-    result
 }
 
 /// The game ended by the rules, not by anyone's fault.
@@ -68,20 +30,23 @@ fn assert_ended_by_the_rules(r: &GameResult, who: &str) {
     );
 }
 
-#[test]
-fn output_that_is_not_utf8_on_stdout_is_not_a_crash() {
-    let r = game(&noisy("stdout-latin1"), &random(21), "30+0");
+/// The noisy engine in `mode` plays a game as White and one as Black (the
+/// random movers seeded `seeds`) to an end by the rules.
+fn plays_to_the_end_as_either_colour(mode: &str, seeds: [u64; 2]) {
+    let r = game(&noisy(mode), &random(seeds[0]), "30+0");
     assert_ended_by_the_rules(&r, "white");
-    let r = game(&random(22), &noisy("stdout-latin1"), "30+0");
+    let r = game(&random(seeds[1]), &noisy(mode), "30+0");
     assert_ended_by_the_rules(&r, "black");
 }
 
 #[test]
+fn output_that_is_not_utf8_on_stdout_is_not_a_crash() {
+    plays_to_the_end_as_either_colour("stdout-latin1", [21, 22]);
+}
+
+#[test]
 fn output_that_is_not_utf8_on_stderr_is_drained_to_the_end() {
-    let r = game(&noisy("stderr-bytes"), &random(23), "30+0");
-    assert_ended_by_the_rules(&r, "white");
-    let r = game(&random(24), &noisy("stderr-bytes"), "30+0");
-    assert_ended_by_the_rules(&r, "black");
+    plays_to_the_end_as_either_colour("stderr-bytes", [23, 24]);
 }
 
 #[test]
@@ -110,18 +75,29 @@ fn a_crash_at_start_is_a_clear_error() {
 #[test]
 fn a_crash_in_the_middle_of_a_game_loses() {
     let r = game(&fake("crash"), &random(27), "5+0");
-    assert_eq!(r.termination, Termination::Crash);
-    assert_eq!(r.faulty, Some(Color::White));
+    assert_lost_by(&r, Color::White, Termination::Crash, "exited");
+    // 1. e4 and Black's two moves were played before the crash.
     assert_eq!(r.record.moves.len(), 3);
 }
 
 #[test]
-fn a_hang_forfeits_on_time() {
+fn a_hang_forfeits_on_time_and_is_killed() {
     let started = Instant::now();
     let r = game(&random(28), &fake("hang"), "0.3+0");
-    assert_eq!(r.termination, Termination::TimeForfeit);
-    assert_eq!(r.faulty, Some(Color::Black));
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_lost_by(&r, Color::Black, Termination::TimeForfeit, "");
+    // 0.3 s of clock, the margin, and the quit grace before the kill.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn a_hang_forfeits_under_movetime() {
+    let opening = Opening::startpos(Rules::Italian);
+    let r = arena_support::game(&random(5), &fake("hang"), &opening, &movetime(100));
+    assert_lost_by(&r, Color::Black, Termination::TimeForfeit, "100 ms");
 }
 
 #[test]
@@ -132,14 +108,11 @@ fn illegal_short_and_long_turns_lose() {
         ("short", 3, "d2d4"),
     ] {
         let r = game(&fake(mode), &random(29), "5+0");
-        assert_eq!(
-            r.termination,
-            Termination::IllegalMove,
-            "{mode}: {}",
-            r.detail
-        );
-        assert_eq!(r.outcome, Outcome::Win(Color::Black), "{mode}");
+        assert_lost_by(&r, Color::White, Termination::IllegalMove, what);
         assert_eq!(r.record.moves.len(), moves_played, "{mode}");
-        assert!(r.detail.contains(what), "{mode}: {}", r.detail);
     }
+    // As Black, after one move: the fault is Black's.
+    let r = game(&random(2), &fake("illegal"), "5+0");
+    assert_lost_by(&r, Color::Black, Termination::IllegalMove, "e2e5");
+    assert_eq!(r.record.moves.len(), 1);
 }

@@ -2,15 +2,15 @@
 //! options: a value out of range is a clear error naming the flag and the
 //! range (exit status 2), never an abort or a panic.
 
-use std::process::Command;
+#[path = "support/cli.rs"]
+mod cli;
 
-const BIN: &str = env!("CARGO_BIN_EXE_crescendo");
+use cli::{BIN, succeeds};
+
 const FEN: &str = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3";
 
 fn refused(args: &[&str], flag: &str) {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    let stderr = cli::refused(args);
     assert!(
         stderr.contains(flag) && stderr.contains("out of range"),
         "{args:?}: {stderr}"
@@ -49,32 +49,18 @@ fn hash_threads_games_and_concurrency_are_range_checked() {
 
 #[test]
 fn the_largest_values_in_range_work() {
-    let out = Command::new(BIN)
-        .args(["mate", "--fen", FEN, "--hash", "1024", "--threads", "256"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeds(&["mate", "--fen", FEN, "--hash", "1024", "--threads", "256"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("a1a8"));
-}
-
-fn stderr_of(args: &[&str]) -> String {
-    let out = Command::new(BIN).args(args).output().unwrap();
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]
 fn errors_name_the_real_cause() {
     let engine = format!("cmd={BIN}");
     // Either time flag will do, so the message names both.
-    let e = stderr_of(&["match", "--engine", &engine, "--engine", &engine]);
+    let e = cli::refused(&["match", "--engine", &engine, "--engine", &engine]);
     assert!(e.contains("--tc") && e.contains("--movetime"), "{e}");
     // A missing working directory, not the (existing) program.
-    let e = stderr_of(&[
+    let e = cli::refused(&[
         "match",
         "--engine",
         &engine,
@@ -96,7 +82,7 @@ fn errors_name_the_real_cause() {
         vec!["mate", "--file", file],
         vec!["analyse", "--file", file, "--depth", "1"],
     ] {
-        let e = stderr_of(&sub);
+        let e = cli::refused(&sub);
         assert!(
             e.contains(&format!("{file}: line 2: byte 0xff at column 6")),
             "{sub:?}: {e}"

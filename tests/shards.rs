@@ -10,10 +10,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_crescendo");
+#[path = "support/cli.rs"]
+mod cli;
+
+use cli::{BIN, assert_success, fixture, json_of};
 
 /// A scratch directory of this test.
 fn scratch(name: &str) -> PathBuf {
@@ -26,29 +29,34 @@ fn scratch(name: &str) -> PathBuf {
 /// The match of these tests: two random movers under a node limit,
 /// random openings, `games` games, seed 5.
 fn match_args(games: u32) -> Vec<String> {
-    [
-        "match",
-        "--engine",
-        &format!("cmd={BIN}"),
-        "name=R1",
-        "args=random-engine --seed 11",
-        "nodes=1000",
-        "--engine",
-        &format!("cmd={BIN}"),
-        "name=R2",
-        "args=random-engine --seed 12",
-        "nodes=1000",
+    let mut args = vec!["match".to_string()];
+    args.extend(random_mover("R1", 11));
+    args.extend(random_mover("R2", 12));
+    args.extend(strings(&[
         "--games",
         &games.to_string(),
         "--random-openings",
         "2",
-        "--seed",
-        "5",
-        "--json",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect()
+    ]));
+    args.extend(strings(&["--seed", "5", "--json"]));
+    args
+}
+
+/// The `--engine` flag of a random mover `name` with `seed` under a limit
+/// of 1000 nodes.
+fn random_mover(name: &str, seed: u32) -> Vec<String> {
+    let args = format!("args=random-engine --seed {seed}");
+    strings(&[
+        "--engine",
+        &format!("cmd={BIN}"),
+        &format!("name={name}"),
+        &args,
+        "nodes=1000",
+    ])
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|s| s.to_string()).collect()
 }
 
 fn run(args: &[String], extra: &[&str]) -> Output {
@@ -57,16 +65,6 @@ fn run(args: &[String], extra: &[&str]) -> Output {
         .args(extra)
         .output()
         .expect("crescendo runs")
-}
-
-fn json_of(out: &Output) -> serde_json::Value {
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
 }
 
 fn lines(path: &Path) -> Vec<serde_json::Value> {
@@ -164,11 +162,7 @@ fn four_shards_and_a_merge_are_the_unsharded_match() {
     }
     for (k, child) in children.into_iter().enumerate() {
         let out = child.wait_with_output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let json = json_of(&out);
         assert_eq!(json["shard"], format!("{}/4", k + 1));
         // Pairs k, k+4, k+8: 6 games, but shard 4 holds pair 11 of one game.
@@ -188,11 +182,7 @@ fn four_shards_and_a_merge_are_the_unsharded_match() {
     let mut merge = vec!["match".to_string(), "merge".into(), "--json".into()];
     merge.extend(shard_results.iter().rev().map(|p| p.display().to_string()));
     let out = run(&merge, &[]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert_eq!(json_of(&out), whole);
     // And the text report is the one a single run prints.
     merge.retain(|a| a != "--json");
@@ -216,11 +206,7 @@ fn four_shards_and_a_merge_are_the_unsharded_match() {
             .arg(dir.join("par{}.jsonl"))
             .args([":::", "1", "2", "3", "4"]);
         let out = cmd.output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         let files: Vec<PathBuf> = (1..=4).map(|k| dir.join(format!("par{k}.jsonl"))).collect();
         assert_eq!(
             game_list(&files),
@@ -251,34 +237,31 @@ fn slow_random(seed: u32, delay: &str) -> Vec<String> {
 }
 
 fn slow_match(games: u32) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "match",
-        "--engine",
-        &format!("cmd={BIN}"),
-        "name=R1",
-        "args=random-engine --seed 11",
-        "nodes=1000",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut args = vec!["match".to_string()];
+    args.extend(random_mover("R1", 11));
     args.extend(slow_random(12, "0.02"));
-    args.extend(
-        [
-            "--games",
-            &games.to_string(),
-            "--random-openings",
-            "2",
-            "--seed",
-            "9",
-            "--concurrency",
-            "2",
-            "--json",
-        ]
-        .iter()
-        .map(|s| s.to_string()),
-    );
+    args.extend(strings(&[
+        "--games",
+        &games.to_string(),
+        "--random-openings",
+        "2",
+    ]));
+    args.extend(strings(&["--seed", "9", "--concurrency", "2", "--json"]));
     args
+}
+
+/// Starts `crescendo ARGS EXTRA` with its output piped, and waits until
+/// its results file has a pair.
+fn start_until_a_pair(args: &[String], extra: &[&str], results: &Path) -> Child {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_lines(results, 1, &mut child);
+    child
 }
 
 /// Waits until the results file has at least `n` lines.
@@ -321,11 +304,7 @@ fn a_run_killed_mid_game_resumes_and_counts_every_pair_once() {
     assert!((2..6).contains(&before), "{before} pairs before the kill");
 
     let out = with_results(&[]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let resumed = json_of(&out);
     assert_eq!(resumed["games"], games, "{resumed}");
     let pairs: Vec<u64> = lines(&results)
@@ -350,13 +329,7 @@ fn a_run_killed_mid_game_resumes_and_counts_every_pair_once() {
     );
     let merged = json_of(&merged);
     assert_eq!(merged, resumed);
-    let penta: u64 = merged["pentanomial"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .sum();
-    assert_eq!(penta, 6);
+    assert_eq!(cli::pentanomial_pairs(&merged), 6);
 
     // Once more: nothing is left to play, and the report stays.
     let out = with_results(&[]).output().unwrap();
@@ -371,14 +344,7 @@ fn sigterm_stops_cleanly_and_the_run_resumes() {
     let dir = scratch("term");
     let results = dir.join("r.jsonl");
     let args = slow_match(12);
-    let mut child = Command::new(BIN)
-        .args(&args)
-        .args(["--results", results.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for_lines(&results, 1, &mut child);
+    let child = start_until_a_pair(&args, &["--results", results.to_str().unwrap()], &results);
     let sent = Instant::now();
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -404,11 +370,7 @@ fn sigterm_stops_cleanly_and_the_run_resumes() {
         .args(["--results", results.to_str().unwrap()])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     assert_eq!(json_of(&out)["games"], 12);
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -417,15 +379,9 @@ fn sigterm_stops_cleanly_and_the_run_resumes() {
 fn a_stop_file_stops_a_shard_between_games() {
     let dir = scratch("stop");
     let (results, stop) = (dir.join("r.jsonl"), dir.join("stop"));
-    let mut child = Command::new(BIN)
-        .args(slow_match(40))
-        .args(["--shard", "1/2", "--results", results.to_str().unwrap()])
-        .args(["--stop-file", stop.to_str().unwrap()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for_lines(&results, 1, &mut child);
+    let (r, s) = (results.to_str().unwrap(), stop.to_str().unwrap());
+    let extra = ["--shard", "1/2", "--results", r, "--stop-file", s];
+    let child = start_until_a_pair(&slow_match(40), &extra, &results);
     std::fs::write(&stop, "H1\n").unwrap();
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -511,34 +467,19 @@ fn merge_refuses_files_of_different_matches_naming_the_difference() {
 fn merge_writes_the_stop_file_once_the_sprt_has_decided() {
     let dir = scratch("sprt");
     let (results, stop) = (dir.join("r.jsonl"), dir.join("stop"));
-    let fake = format!(
-        "{}/tests/fixtures/fake_engine.sh",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out = Command::new(BIN)
-        .args([
-            "match",
-            "--engine",
-            "cmd=bash",
-            &format!("arg={fake}"),
-            "arg=illegal",
-        ])
-        .args([
-            "--engine",
-            &format!("cmd={BIN}"),
-            "args=random-engine --seed 3",
-        ])
-        .args([
-            "--games", "200", "--tc", "5+0", "--seed", "1", "--sprt", "elo0=0", "elo1=10",
-        ])
-        .args(["--results", results.to_str().unwrap(), "--json"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let fake = format!("arg={}", fixture("fake_engine.sh"));
+    let engine = format!("cmd={BIN}");
+    let mut args = vec!["match", "--engine", "cmd=bash", &fake, "arg=illegal"];
+    args.extend([
+        "--engine",
+        &engine,
+        "args=random-engine --seed 3",
+        "--games",
+        "200",
+    ]);
+    args.extend(["--tc", "5+0", "--seed", "1", "--sprt", "elo0=0", "elo1=10"]);
+    args.extend(["--results", results.to_str().unwrap(), "--json"]);
+    let out = cli::succeeds(&args);
     let single = json_of(&out);
     assert_eq!(single["sprt"]["result"], "H0");
     let out = run(
@@ -589,21 +530,13 @@ fn a_searching_engine_under_a_node_limit_plays_the_same_games_in_shards() {
     .collect();
     let whole = dir.join("whole.pgn");
     let out = run(&args, &["--pgn", whole.to_str().unwrap()]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_success(&out);
     let mut shards = Vec::new();
     for k in 1..=2 {
         let pgn = dir.join(format!("shard{k}.pgn"));
         let shard = format!("{k}/2");
         let out = run(&args, &["--shard", &shard, "--pgn", pgn.to_str().unwrap()]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_success(&out);
         shards.push(pgn);
     }
     let games = pgn_by_round(std::slice::from_ref(&whole));

@@ -3,7 +3,7 @@
 //! options, the openings, the referee, the game record).
 
 use super::engine::{EngineError, EngineProcess};
-use super::linear::{LinearOpening, play_linear_game, random_linear_opening, rules_text};
+use super::linear::{LinearOpening, random_linear_opening, rules_text};
 use super::openings::{Opening, is_startpos, random_opening, root_fen};
 use super::referee::{GameResult, GameSettings, play_game};
 use crate::Variant;
@@ -78,7 +78,7 @@ impl MatchOpening {
                 play_game(engines, o, settings, stop).map_record(MatchRecord::Progressive)
             }
             MatchOpening::Linear(o) => {
-                play_linear_game(engines, o, settings, stop).map_record(MatchRecord::Linear)
+                play_game(engines, o, settings, stop).map_record(MatchRecord::Linear)
             }
         }
     }

@@ -2,13 +2,11 @@
 //! (the [`Refereed`] implementation). Every rule is decided by
 //! [`crate::linear`]; this file only translates.
 
-use super::engine::EngineProcess;
-use super::referee::{GameResult, GameSettings, Outcome, Refereed, RulesEnd, Termination, referee};
+use super::referee::{Outcome, Refereed, RulesEnd, Start, Termination, position_command};
 use crate::chess::Color;
 use crate::linear::{self, GameRecord, Move, Options, Position, Status};
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
-use std::sync::atomic::AtomicBool;
 
 /// Where a Linear Progression game starts: a root position and moves
 /// played from it before the engines take over.
@@ -31,11 +29,7 @@ impl LinearOpening {
 
     /// The position the engines start from.
     pub fn position(&self) -> Position {
-        let mut pos = self.root;
-        for &mv in &self.moves {
-            pos.play(mv);
-        }
-        pos
+        self.root.after_moves(&self.moves)
     }
 }
 
@@ -146,7 +140,7 @@ pub fn rules_text(options: &Options) -> String {
 
 /// The arena's colour (White/Black) of a Linear Progression colour.
 /// Linear Progression as the referee plays it.
-struct LinearGame {
+pub struct LinearGame {
     root: Position,
     pos: Position,
     moves: Vec<Move>,
@@ -165,19 +159,12 @@ impl Refereed for LinearGame {
     fn position_command(&self) -> String {
         // The engines were given the match's rules as LP_* options, so a
         // root equal to their start position is `startpos`.
-        let mut position = if self.root == Position::new(&self.root.options()) {
+        let head = if self.root == Position::new(&self.root.options()) {
             "position startpos".to_string()
         } else {
             format!("position fen {}", self.root)
         };
-        if !self.moves.is_empty() {
-            position.push_str(" moves");
-            for mv in &self.moves {
-                position.push(' ');
-                position.push_str(&mv.to_string());
-            }
-        }
-        position
+        position_command(&head, self.moves.iter().map(Move::to_string))
     }
 
     fn rules_end(&self) -> Option<RulesEnd> {
@@ -205,33 +192,28 @@ impl Refereed for LinearGame {
         self.moves.push(mv);
         Ok(())
     }
+
+    type Record = GameRecord;
+
+    fn into_record(self) -> GameRecord {
+        GameRecord {
+            moves: self.moves,
+            ..GameRecord::new(self.root)
+        }
+    }
 }
 
-/// Plays one Linear Progression game: `engines[0]` has White, `engines[1]`
-/// Black; both must have been told the rules (`UCI_Variant` and the `LP_*`
-/// options) and `ucinewgame`. Every move is checked by the rules core; an
-/// illegal or malformed move, a crash or a time forfeit loses. Stops early
-/// (as unfinished) when `stop` is set.
-pub fn play_linear_game(
-    engines: [&mut EngineProcess; 2],
-    opening: &LinearOpening,
-    settings: &GameSettings,
-    stop: &AtomicBool,
-) -> GameResult<GameRecord> {
-    let mut game = LinearGame {
-        root: opening.root,
-        pos: opening.position(),
-        moves: opening.moves.clone(),
-    };
-    let ending = referee(engines, &mut game, settings, stop);
-    let mut record = GameRecord::new(opening.root);
-    record.moves = game.moves;
-    GameResult {
-        record,
-        outcome: ending.outcome,
-        termination: ending.termination,
-        detail: ending.detail,
-        faulty: ending.faulty,
+/// Linear Progression games start from a [`LinearOpening`]; both engines
+/// must have been told the rules (`UCI_Variant` and the `LP_*` options).
+impl Start for LinearOpening {
+    type Game = LinearGame;
+
+    fn game(&self) -> LinearGame {
+        LinearGame {
+            root: self.root,
+            pos: self.position(),
+            moves: self.moves.clone(),
+        }
     }
 }
 

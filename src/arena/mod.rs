@@ -26,11 +26,12 @@ mod stats;
 
 pub use engine::{EngineConfig, EngineError, EngineProcess};
 pub use game::{MatchGame, MatchOpening, MatchRecord};
-pub use linear::{LinearOpening, play_linear_game, read_linear_openings};
+pub use linear::{LinearOpening, read_linear_openings};
 pub use openings::{Opening, read_openings};
 pub use random_engine::run as run_random_engine;
 pub use referee::{
-    GameResult, GameSettings, NODES_TURN_TIMEOUT, Outcome, Termination, TimeControl, play_game,
+    GameResult, GameSettings, NODES_TURN_TIMEOUT, Outcome, Refereed, Start, Termination,
+    TimeControl, play_game,
 };
 pub use results::{EngineSetup, MatchSetup, PairRecord, merge_results, read_results};
 pub use runner::{GameReport, MatchConfig, MatchSummary, OpeningSource, SprtState, run_match};

@@ -225,6 +225,30 @@ pub trait Refereed {
     /// Checks the token of a `bestmove` and plays it if it is legal; the
     /// error says why it is not.
     fn play_token(&mut self, token: &str) -> Result<(), String>;
+    /// The game's record (without tags).
+    type Record;
+    /// The record of the game so far: its root and every move.
+    fn into_record(self) -> Self::Record;
+}
+
+/// An opening a game can start from, one implementation per game
+/// ([`Opening`] here, [`super::LinearOpening`] in [`super::linear`]).
+pub trait Start {
+    /// The game as the referee plays it.
+    type Game: Refereed;
+    /// The game after the opening, ready for the engines.
+    fn game(&self) -> Self::Game;
+}
+
+/// A `position` command: `head` (`position startpos` or `position fen
+/// ...`), then ` moves` and the moves if there are any.
+pub(super) fn position_command(head: &str, moves: impl Iterator<Item = String>) -> String {
+    let mut position = head.to_string();
+    for (i, mv) in moves.enumerate() {
+        position.push_str(if i == 0 { " moves " } else { " " });
+        position.push_str(&mv);
+    }
+    position
 }
 
 /// What the referee needs besides the engines.
@@ -239,12 +263,32 @@ pub struct GameSettings {
     pub nodes: [Option<u64>; 2],
 }
 
-/// Progressive chess as the referee plays it: the position, the moves
-/// from the opening's root, and the head of the `position` command.
-struct ChessGame {
+/// Progressive chess as the referee plays it: the opening's root, the
+/// position, the moves from the root, and the head of the `position`
+/// command.
+pub struct ChessGame {
+    root: Position,
     pos: Position,
     moves: Vec<Move>,
     position_head: String,
+}
+
+impl Start for Opening {
+    type Game = ChessGame;
+
+    fn game(&self) -> ChessGame {
+        let position_head = if is_startpos(self) {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", root_fen(self))
+        };
+        ChessGame {
+            root: self.root.clone(),
+            pos: self.position(),
+            moves: self.moves.clone(),
+            position_head,
+        }
+    }
 }
 
 impl Refereed for ChessGame {
@@ -258,15 +302,7 @@ impl Refereed for ChessGame {
     }
 
     fn position_command(&self) -> String {
-        let mut position = self.position_head.clone();
-        if !self.moves.is_empty() {
-            position.push_str(" moves");
-            for mv in &self.moves {
-                position.push(' ');
-                position.push_str(&mv.uci());
-            }
-        }
-        position
+        position_command(&self.position_head, self.moves.iter().map(|m| m.uci()))
     }
 
     fn rules_end(&self) -> Option<RulesEnd> {
@@ -307,31 +343,31 @@ impl Refereed for ChessGame {
         }
         Ok(())
     }
+
+    type Record = notation::GameRecord;
+
+    fn into_record(self) -> notation::GameRecord {
+        let mut record = notation::GameRecord::new(self.root);
+        record.moves = self.moves;
+        record
+    }
 }
 
-/// Plays one game: `engines[0]` has White, `engines[1]` Black. Both must
-/// have been told `ucinewgame`. Stops early (as unfinished) when `stop` is set.
-pub fn play_game(
+/// Plays one game of either kind from `opening`: `engines[0]` has White,
+/// `engines[1]` Black. Both must have been told the game's rules and
+/// `ucinewgame`. Every move is checked by the rules core; an illegal or
+/// malformed move, a crash or a time forfeit loses. Stops early (as
+/// unfinished) when `stop` is set.
+pub fn play_game<S: Start>(
     engines: [&mut EngineProcess; 2],
-    opening: &Opening,
+    opening: &S,
     settings: &GameSettings,
     stop: &AtomicBool,
-) -> GameResult {
-    let position_head = if is_startpos(opening) {
-        "position startpos".to_string()
-    } else {
-        format!("position fen {}", root_fen(opening))
-    };
-    let mut game = ChessGame {
-        pos: opening.position(),
-        moves: opening.moves.clone(),
-        position_head,
-    };
+) -> GameResult<<S::Game as Refereed>::Record> {
+    let mut game = opening.game();
     let ending = referee(engines, &mut game, settings, stop);
-    let mut record = notation::GameRecord::new(opening.root.clone());
-    record.moves = game.moves;
     GameResult {
-        record,
+        record: game.into_record(),
         outcome: ending.outcome,
         termination: ending.termination,
         detail: ending.detail,

@@ -468,6 +468,16 @@ mod tests {
         (a - b).abs() <= tol
     }
 
+    /// Wins, draws and losses with no pairs.
+    fn wdl(wins: u64, draws: u64, losses: u64) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+            pentanomial: [0; 5],
+        }
+    }
+
     fn penta(counts: [u64; 5]) -> Tally {
         // Rebuild W/D/L consistently: LL, LD, (DD or WL), WD, WW. The middle
         // bucket is split as all draws; W/D/L only matter for LOS here.
@@ -502,23 +512,13 @@ mod tests {
     fn trinomial_elo_and_los_match_cutechess() {
         // cutechess-cli: "Score of midnight-dev vs midnight-latest: 449 - 276 - 275
         // [0.587] ... Elo difference: 60.7 +/- 18.5, LOS: 100.0 %".
-        let t = Tally {
-            wins: 449,
-            losses: 276,
-            draws: 275,
-            pentanomial: [0; 5],
-        };
+        let t = wdl(449, 275, 276);
         let e = t.elo().unwrap();
         assert!(!e.pentanomial);
         assert!(close(e.elo, 60.7, 0.05), "{e:?}");
         assert!(close(e.margin, 18.5, 0.05), "{e:?}");
         // LOS by hand: W 10, L 6 -> 0.5 (1 + erf(4 / sqrt 32)) = Phi(1) = 0.841345.
-        let close_match = Tally {
-            wins: 10,
-            losses: 6,
-            draws: 4,
-            pentanomial: [0; 5],
-        };
+        let close_match = wdl(10, 4, 6);
         assert!(
             close(close_match.los(), 0.841_345, 1e-5),
             "{}",
@@ -539,22 +539,23 @@ mod tests {
         assert!(close(e.nelo, 117.50, 0.01), "{e:?}");
         let sprt = Sprt::default();
         assert!(close(sprt.llr(&t), 1.71, 0.01), "{}", sprt.llr(&t));
-        // Ptnml [1, 24, 42, 25, 8]: Elo 26.11 +/- 31.23, LLR 0.60.
-        let t = penta([1, 24, 42, 25, 8]);
-        let e = t.elo().unwrap();
-        assert!(
-            close(e.elo, 26.11, 0.01) && close(e.margin, 31.23, 0.01),
-            "{e:?}"
-        );
-        assert!(close(sprt.llr(&t), 0.60, 0.01), "{}", sprt.llr(&t));
-        // Ptnml [1, 15, 25, 33, 26]: Elo 123.02 +/- 40.58, LLR 2.19.
-        let t = penta([1, 15, 25, 33, 26]);
-        let e = t.elo().unwrap();
-        assert!(
-            close(e.elo, 123.02, 0.01) && close(e.margin, 40.58, 0.01),
-            "{e:?}"
-        );
-        assert!(close(sprt.llr(&t), 2.19, 0.01), "{}", sprt.llr(&t));
+        // Ptnml, then fastchess's Elo, margin and LLR.
+        for (counts, elo, margin, llr) in [
+            ([1, 24, 42, 25, 8], 26.11, 31.23, 0.60),
+            ([1, 15, 25, 33, 26], 123.02, 40.58, 2.19),
+        ] {
+            let t = penta(counts);
+            let e = t.elo().unwrap();
+            assert!(
+                close(e.elo, elo, 0.01) && close(e.margin, margin, 0.01),
+                "{counts:?}: {e:?}"
+            );
+            assert!(
+                close(sprt.llr(&t), llr, 0.01),
+                "{counts:?}: {}",
+                sprt.llr(&t)
+            );
+        }
     }
 
     #[test]
@@ -576,12 +577,7 @@ mod tests {
     fn logistic_llr_near_the_normal_approximation() {
         // For many games the exact GSPRT approaches the normal approximation
         // 0.5 N ln(var0 / var1), variances taken about s0 and s1.
-        let t = Tally {
-            wins: 6000,
-            draws: 2000,
-            losses: 4000,
-            pentanomial: [0; 5],
-        };
+        let t = wdl(6000, 2000, 4000);
         let sprt: Sprt = "elo0=0,elo1=20,model=logistic".parse().unwrap();
         let (s0, s1) = (0.5, elo_to_score(20.0));
         let var = |s: f64| 0.5 * (1.0 - s).powi(2) + (0.5 - s).powi(2) / 6.0 + s * s / 3.0;
@@ -622,10 +618,7 @@ mod tests {
         one.add_game(0.0);
         one.add_pair(1.0);
         assert!(one.elo().unwrap().margin.is_nan());
-        let all_draws = Tally {
-            draws: 6,
-            ..Tally::default()
-        };
+        let all_draws = wdl(0, 6, 0);
         assert!(all_draws.elo().unwrap().margin.is_nan());
     }
 
