@@ -2,7 +2,7 @@
 //! them, for scripts (see protocol.md, "crescendo analyse"); Progressive
 //! chess by default, Linear Progression with `--variant linear-progression`.
 
-use super::{CliResult, LpArgs, Variant, game_rules, parse_rules};
+use super::{CliResult, LpArgs, Variant, game_rules, id_text, parse_rules, print_json};
 use clap::Args;
 use crescendo::chess::status::{Undecided, status_with};
 use crescendo::chess::{Move, Position, Rules, fen, notation};
@@ -108,16 +108,10 @@ struct Record {
 impl Record {
     fn print(&self, json: bool) {
         if json {
-            match serde_json::to_string(self) {
-                Ok(text) => println!("{text}"),
-                Err(e) => eprintln!("crescendo: {e}"),
-            }
+            print_json(self);
             return;
         }
-        let id = match &self.id {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
+        let id = id_text(&self.id);
         if self.status != "ongoing" {
             println!("{id}: game over ({})", self.status);
             return;
@@ -250,22 +244,47 @@ fn batch(
     }
 }
 
-/// The exit status of a batch: an error if some positions could not be read.
-fn batch_errors(errors: usize, total: usize) -> CliResult {
+/// Reads each position of the batch with `parse` and hands it to
+/// `analyse`; a position that does not parse is reported (with `source`
+/// and its line) and skipped. The exit status is an error if some
+/// positions could not be read.
+fn each_position<P, E: std::fmt::Display>(
+    batch: &[Item],
+    source: &str,
+    parse: impl Fn(&str) -> Result<P, E>,
+    mut analyse: impl FnMut(&Item, P),
+) -> CliResult {
+    let mut errors = 0;
+    for item in batch {
+        match parse(&item.fen) {
+            Ok(pos) => analyse(item, pos),
+            Err(e) => {
+                eprintln!("crescendo: {source}:{}: {e}", item.line);
+                errors += 1;
+            }
+        }
+    }
     if errors > 0 {
+        let total = batch.len();
         return Err(format!("{errors} of {total} position(s) could not be read"));
     }
     Ok(())
 }
 
+/// The depth limit: `--depth` (at least 1), or `default` when no limit is
+/// given.
+fn depth_limit(args: &AnalyseArgs, default: u32) -> Option<u32> {
+    match (args.depth, args.movetime, args.nodes) {
+        (Some(d), _, _) => Some(d.max(1)),
+        (None, None, None) => Some(default),
+        _ => None,
+    }
+}
+
 fn run_progressive(args: &AnalyseArgs, rules: Rules) -> CliResult {
     let (batch, source) = batch(args, |line| line.starts_with('#'), split_epd)?;
     let limits = Limits {
-        depth: match (args.depth, args.movetime, args.nodes) {
-            (Some(d), _, _) => Some(d.max(1)),
-            (None, None, None) => Some(DEFAULT_DEPTH),
-            _ => None,
-        },
+        depth: depth_limit(args, DEFAULT_DEPTH),
         nodes: args.nodes,
         movetime: args.movetime.map(Duration::from_millis),
         multipv: args.multipv,
@@ -274,21 +293,12 @@ fn run_progressive(args: &AnalyseArgs, rules: Rules) -> CliResult {
     };
     let mut searcher = Searcher::new(args.hash.max(1));
     let stop = Arc::new(AtomicBool::new(false));
-    let mut errors = 0;
-    for item in &batch {
-        let pos = match fen::parse(&item.fen, rules) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("crescendo: {source}:{}: {e}", item.line);
-                errors += 1;
-                continue;
-            }
-        };
+    let parse = |text: &str| fen::parse(text, rules);
+    each_position(&batch, &source, parse, |item, pos| {
         for record in analyse(&mut searcher, &pos, item, &limits, &stop) {
             record.print(args.json);
         }
-    }
-    batch_errors(errors, batch.len())
+    })
 }
 
 /// The records of one position: one per MultiPV line, best first. The
@@ -366,8 +376,8 @@ fn fill(record: &mut Record, pos: &Position, turn: &[Move], score: Score, pv: &[
 /// this turn; the proven result instead).
 mod linear {
     use super::{
-        AnalyseArgs, CliResult, Item, LP_DEFAULT_DEPTH, LP_FIELDS, batch, batch_errors,
-        split_fields,
+        AnalyseArgs, CliResult, Item, LP_DEFAULT_DEPTH, LP_FIELDS, batch, depth_limit,
+        each_position, id_text, print_json, split_fields,
     };
     use crescendo::linear::{Color, Limits, Move, Position, Score, Searcher, Status};
     use serde::Serialize;
@@ -406,16 +416,10 @@ mod linear {
     impl Record {
         fn print(&self, json: bool) {
             if json {
-                match serde_json::to_string(self) {
-                    Ok(text) => println!("{text}"),
-                    Err(e) => eprintln!("crescendo: {e}"),
-                }
+                print_json(self);
                 return;
             }
-            let id = match &self.id {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
+            let id = id_text(&self.id);
             if let Some(over) = &self.over {
                 println!("{id}: game over, {over}");
                 return;
@@ -439,7 +443,7 @@ mod linear {
 
     /// A Linear Progression line: the six fields of the position, then EPD
     /// operations.
-    fn split_line(line: &str) -> (String, Option<String>) {
+    pub(super) fn split_line(line: &str) -> (String, Option<String>) {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         split_fields(&tokens, LP_FIELDS)
     }
@@ -480,30 +484,16 @@ mod linear {
             batch(args, crescendo::linear::is_comment_line, split_line)?
         };
         let limits = Limits {
-            depth: match (args.depth, args.movetime, args.nodes) {
-                (Some(d), _, _) => Some(d.max(1)),
-                (None, None, None) => Some(LP_DEFAULT_DEPTH),
-                _ => None,
-            },
+            depth: depth_limit(args, LP_DEFAULT_DEPTH),
             nodes: args.nodes,
             movetime: args.movetime.map(Duration::from_millis),
             ..Limits::default()
         };
         let mut searcher = Searcher::new(args.hash.max(1));
         let stop = AtomicBool::new(false);
-        let mut errors = 0;
-        for item in &batch {
-            let pos = match item.fen.parse::<Position>() {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("crescendo: {source}:{}: {e}", item.line);
-                    errors += 1;
-                    continue;
-                }
-            };
+        each_position(&batch, &source, str::parse::<Position>, |item, pos| {
             analyse(&mut searcher, &pos, item, &limits, &stop).print(args.json);
-        }
-        batch_errors(errors, batch.len())
+        })
     }
 
     fn analyse(
@@ -557,36 +547,44 @@ mod linear {
         record.pv = texts(&result.pv);
         record
     }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn lines_are_six_fields_then_operations() {
-            let (pos, id) = split_line("#6#/8/8/8/8/8/8/#6# w - 0 - - id \"start\";");
-            assert_eq!(pos, "#6#/8/8/8/8/8/8/#6# w - 0 - -");
-            assert_eq!(id.as_deref(), Some("start"));
-            let (pos, id) = split_line("4/4/4/wwbb w - 2 - -");
-            assert_eq!(pos, "4/4/4/wwbb w - 2 - -");
-            assert_eq!(id, None);
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// EPD lines (six or seven FEN fields) and Linear Progression lines
+    /// (six fields), each with an optional `id` operation.
     #[test]
-    fn epd_lines() {
-        let (fen, id) = split_epd("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 id \"back rank\"; bm a1a8;");
-        assert_eq!(fen, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
-        assert_eq!(id.as_deref(), Some("back rank"));
-        let (fen, id) = split_epd("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 5 2");
-        assert_eq!(fen, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 5 2");
-        assert_eq!(id, None);
-        let (fen, _) = split_epd("too short");
-        assert_eq!(fen, "too short");
+    fn batch_lines_split_into_the_position_and_its_id() {
+        type Split = fn(&str) -> (String, Option<String>);
+        let (epd, lp): (Split, Split) = (split_epd, linear::split_line);
+        let jg = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+        let start = "#6#/8/8/8/8/8/8/#6# w - 0 - -";
+        for (split, line, position, id) in [
+            (
+                epd,
+                format!("{jg} id \"back rank\"; bm a1a8;"),
+                jg,
+                Some("back rank"),
+            ),
+            (
+                epd,
+                "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 5 2".into(),
+                "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 5 2",
+                None,
+            ),
+            (epd, "too short".into(), "too short", None),
+            (lp, format!("{start} id \"start\";"), start, Some("start")),
+            (
+                lp,
+                "4/4/4/wwbb w - 2 - -".into(),
+                "4/4/4/wwbb w - 2 - -",
+                None,
+            ),
+        ] {
+            let (got, got_id) = split(&line);
+            assert_eq!((got.as_str(), got_id.as_deref()), (position, id), "{line}");
+        }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::CliResult;
 use super::analyse::AnalyseArgs;
+use super::print_json;
 use crescendo::analysis::{Budget, Engine, TurnReport, final_status};
 use crescendo::chess::notation::{san_line, turn_text};
 use crescendo::chess::pgn::{Game, read_games};
@@ -89,13 +90,6 @@ struct ErrorJson {
 
 fn uci(moves: &[Move]) -> Vec<String> {
     moves.iter().map(|m| m.uci()).collect()
-}
-
-fn print_json(value: &impl Serialize) {
-    match serde_json::to_string(value) {
-        Ok(text) => println!("{text}"),
-        Err(e) => eprintln!("crescendo: {e}"),
-    }
 }
 
 /// The NAG glyph of a turn by the documented thresholds (README).
@@ -280,14 +274,7 @@ pub fn run(args: &AnalyseArgs, path: &str, rules: Rules) -> CliResult {
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    match errors.first() {
-        None => Ok(()),
-        Some(first) => Err(format!(
-            "{} of {} game(s) could not be read to the end; the first: {first}",
-            errors.len(),
-            games.len()
-        )),
-    }
+    super::game_errors(&errors, games.len(), "could not be read to the end")
 }
 
 /// The game with a NAG and a comment after every turn analysed.

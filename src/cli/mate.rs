@@ -53,15 +53,9 @@ struct Record<'a> {
 impl Record<'_> {
     fn print(&self, json: bool) {
         if json {
-            match serde_json::to_string(self) {
-                Ok(text) => println!("{text}"),
-                Err(e) => eprintln!("crescendo: {e}"),
-            }
+            super::print_json(self);
         } else {
-            let id = match &self.id {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
+            let id = super::id_text(&self.id);
             let mut text = format!("{id}: {}", self.result);
             if !self.line.is_empty() {
                 text += &format!(" {} ({})", self.line.join(" "), self.san.join(" "));

@@ -17,6 +17,34 @@ pub type CliResult = Result<(), String>;
 
 pub use crescendo::Variant;
 
+/// Prints a record as one JSON line.
+pub fn print_json(record: &impl serde::Serialize) {
+    match serde_json::to_string(record) {
+        Ok(text) => println!("{text}"),
+        Err(e) => eprintln!("crescendo: {e}"),
+    }
+}
+
+/// An id as the plain output shows it (a string without its quotes).
+pub fn id_text(id: &serde_json::Value) -> String {
+    match id {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The failure of a PGN batch in which some games went wrong: `N of M
+/// game(s) <what>; the first: <error>` (`Ok` when none did).
+pub fn game_errors(errors: &[String], games: usize, what: &str) -> CliResult {
+    match errors.first() {
+        None => Ok(()),
+        Some(first) => Err(format!(
+            "{} of {games} game(s) {what}; the first: {first}",
+            errors.len()
+        )),
+    }
+}
+
 /// Parses a rule-set name given on the command line.
 pub fn parse_rules(text: &str) -> Result<crescendo::chess::Rules, String> {
     match text.parse::<crescendo::chess::Rules>() {

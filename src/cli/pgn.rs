@@ -64,10 +64,7 @@ pub fn run(args: &PgnArgs) -> CliResult {
             error: error.clone(),
         };
         if args.json {
-            match serde_json::to_string(&check) {
-                Ok(t) => println!("{t}"),
-                Err(e) => eprintln!("crescendo: {e}"),
-            }
+            super::print_json(&check);
         } else {
             println!(
                 "game {} (line {}): {} turns, {} moves, result {}, final position {}: {}",
@@ -82,12 +79,5 @@ pub fn run(args: &PgnArgs) -> CliResult {
         }
         bad.extend(error);
     }
-    match bad.first() {
-        None => Ok(()),
-        Some(first) => Err(format!(
-            "{path}: {} of {} game(s) have errors; the first: {first}",
-            bad.len(),
-            games.len()
-        )),
-    }
+    super::game_errors(&bad, games.len(), "have errors").map_err(|e| format!("{path}: {e}"))
 }
