@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod arena;
 mod bench;
+mod bound;
 pub mod chess;
 mod clock;
 mod color;

@@ -7,15 +7,7 @@
 use super::moves::Move;
 use super::square::Square;
 
-/// How a table score relates to the true score.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    /// The true score is at least this.
-    Lower,
-    /// The true score is at most this.
-    Upper,
-}
+pub use crate::bound::Bound;
 
 /// One stored search result.
 #[derive(Clone, Copy, Debug)]

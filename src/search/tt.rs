@@ -8,15 +8,7 @@
 use crate::chess::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-/// What a stored score means relative to the true value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Bound {
-    Exact,
-    /// The true score is at least this (a beta cutoff).
-    Lower,
-    /// The true score is at most this (no move raised alpha).
-    Upper,
-}
+pub use crate::bound::Bound;
 
 /// One stored search result.
 #[derive(Clone, Copy, Debug)]
