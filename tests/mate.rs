@@ -1,10 +1,13 @@
 //! The mate finder against the rules core: random positions compared with
 //! the brute-force reference, the Janko-Guid set, and the Popeye verdicts.
 
-use crescendo::chess::{MoveList, Position, Rules, fen, legal_moves, status};
+use crescendo::chess::{Move, MoveList, Position, Rules, fen, legal_moves, status};
 use crescendo::mate::{self, Budget, MateTable, Verdict};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+
+#[path = "support/games.rs"]
+mod games;
 
 fn solve(pos: &Position, tt: &MateTable) -> Verdict {
     mate::find_mate(pos, &Budget::default(), tt).verdict
@@ -15,16 +18,7 @@ fn solve(pos: &Position, tt: &MateTable) -> Verdict {
 /// Plays one of `moves` (not empty), preferring those that land near the
 /// enemy king: aggressive games reach mating positions often.
 fn play_towards_enemy_king(pos: &mut Position, moves: &MoveList, rng: &mut StdRng) {
-    let ek = pos.king_square(pos.side_to_move().other());
-    let mv = *moves
-        .iter()
-        .min_by_key(|m| {
-            let d = (m.to().file() as i32 - ek.file() as i32)
-                .abs()
-                .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-            d * 8 + rng.random_range(0..12)
-        })
-        .expect("non-empty");
+    let mv = games::towards_enemy_king(pos, moves, rng, 12);
     pos.play(mv);
 }
 

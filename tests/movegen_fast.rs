@@ -3,10 +3,13 @@
 //! (`has_legal_move`), on thousands of positions from random and aggressive
 //! progressive games under both rule sets.
 
-use crescendo::chess::{MoveList, Position, Rules, fen, legal_moves};
+use crescendo::chess::{Move, MoveList, Position, Rules, fen, legal_moves};
 use crescendo::chess::{generate_checks, generate_king_safe, has_legal_move};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+
+#[path = "support/games.rs"]
+mod games;
 
 /// Positions met in random games; `aggressive` games prefer moves landing
 /// near the enemy king, so checks and mates are common.
@@ -22,16 +25,7 @@ fn positions(rules: Rules, seed: u64, games: usize, aggressive: bool) -> Vec<Pos
                 break;
             }
             let mv = if aggressive {
-                let ek = pos.king_square(pos.side_to_move().other());
-                *moves
-                    .iter()
-                    .min_by_key(|m| {
-                        let d = (m.to().file() as i32 - ek.file() as i32)
-                            .abs()
-                            .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-                        d * 8 + rng.random_range(0..16)
-                    })
-                    .expect("non-empty")
+                games::towards_enemy_king(&pos, &moves, &mut rng, 16)
             } else {
                 moves.as_slice()[rng.random_range(0..moves.len())]
             };

@@ -200,20 +200,36 @@ pub fn is_mated(pos: &Position) -> bool {
 /// with no pruning: some legal sequence of the remaining moves ends the turn
 /// with the opponent mated. The reference the fast finder is tested against.
 pub fn brute_force_mate(pos: &Position) -> Option<Vec<Move>> {
-    let mut line = Vec::new();
-    brute_force(pos, &mut line).then_some(line)
+    let mut first = None;
+    mating_lines(pos, |line| {
+        first = Some(line.to_vec());
+        true
+    });
+    first
 }
 
-fn brute_force(pos: &Position, line: &mut Vec<Move>) -> bool {
+/// Hands `found` every mating line of the rest of the turn (no pruning, in
+/// the order of the move generator) until it returns `true`; returns
+/// whether it did.
+pub fn mating_lines(pos: &Position, mut found: impl FnMut(&[Move]) -> bool) -> bool {
+    walk_mating_lines(pos, &mut Vec::new(), &mut found)
+}
+
+fn walk_mating_lines(
+    pos: &Position,
+    line: &mut Vec<Move>,
+    found: &mut impl FnMut(&[Move]) -> bool,
+) -> bool {
     for &mv in legal_moves(pos).iter() {
         let mut child = pos.clone();
         let effect = child.play(mv);
         line.push(mv);
-        if effect.turn_ended {
-            if effect.check && is_mated(&child) {
-                return true;
-            }
-        } else if brute_force(&child, line) {
+        let stop = if effect.turn_ended {
+            effect.check && is_mated(&child) && found(line)
+        } else {
+            walk_mating_lines(&child, line, found)
+        };
+        if stop {
             return true;
         }
         line.pop();

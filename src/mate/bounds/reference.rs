@@ -90,20 +90,8 @@ impl LastTwo {
 
     /// In `pos` (the node this filter was made for), after our piece moved
     /// `from`-`to` (becoming `role`; castling is not handled and always
-    /// passes), may the last move still mate?
-    pub fn may_mate_after(
-        &self,
-        pos: &Position,
-        cache: &mut BoundCache,
-        (from, to): (Square, Square),
-        role: Role,
-        castle: bool,
-    ) -> bool {
-        self.may_mate_after_movable(pos, cache, (from, to), role, castle, Bitboard::ALL)
-    }
-
-    /// [`LastTwo::may_mate_after`] when only the moved piece and our pieces
-    /// on `movable` may make the last move (the others stay where they are).
+    /// passes), may the last move still mate, when only the moved piece and
+    /// our pieces on `movable` may make it (the others stay where they are)?
     pub fn may_mate_after_movable(
         &self,
         pos: &Position,
@@ -700,7 +688,7 @@ const MAX_LAYERS: usize = 5;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{MoveKind, Rules, fen, legal_moves};
+    use crate::chess::{Move, MoveKind, Rules, fen, legal_moves};
     use crate::mate::bounds;
     use crate::mate::bounds::tests::towards_enemy_king;
     use rand::rngs::StdRng;
@@ -761,6 +749,27 @@ mod tests {
             .all(|&c| p.color_bb(c).count() <= 16)
     }
 
+    /// Walks `walks` random lines through the turn of each of
+    /// [`positions`] (those that [`fit`](fits)): `step` looks at each node
+    /// and picks the next move, or ends the line with `None`; a line also
+    /// ends with its turn.
+    fn random_lines(
+        walks: usize,
+        rng: &mut StdRng,
+        mut step: impl FnMut(&Position, &mut StdRng) -> Option<Move>,
+    ) {
+        for start in positions().into_iter().filter(fits) {
+            for _walk in 0..walks {
+                let mut pos = start.clone();
+                while let Some(mv) = step(&pos, rng) {
+                    if pos.play(mv).turn_ended {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
     /// A random subset of `set`.
     fn subset(rng: &mut StdRng, set: Bitboard) -> Bitboard {
         set.into_iter()
@@ -780,66 +789,55 @@ mod tests {
         let mut child_bounds = bounds::ChildBounds::default();
         let mut checked = 0u64;
         let mut values = [0u64; 8];
-        for start in positions().into_iter().filter(fits) {
-            for _walk in 0..3 {
-                let mut pos = start.clone();
-                loop {
-                    let left = pos.moves_left();
-                    let moves = legal_moves(&pos);
-                    if moves.is_empty() || left <= 2 {
-                        break;
+        random_lines(3, &mut rng, |pos, rng| {
+            let left = pos.moves_left();
+            let moves = legal_moves(pos);
+            if moves.is_empty() || left <= 2 {
+                return None;
+            }
+            let ours = pos.color_bb(pos.side_to_move());
+            for cap in [left - 1, rng.random_range(0..8)] {
+                child_bounds.reset();
+                // One restriction per node, as a pass has it: the
+                // pieces moved so far and the room for more.
+                let moved = subset(rng, ours);
+                let room: u32 = rng.random_range(0..4);
+                for &mv in moves.iter() {
+                    let mut child = pos.clone();
+                    if child.play(mv).turn_ended {
+                        continue;
                     }
-                    let ours = pos.color_bb(pos.side_to_move());
-                    for cap in [left - 1, rng.random_range(0..8)] {
-                        child_bounds.reset();
-                        // One restriction per node, as a pass has it: the
-                        // pieces moved so far and the room for more.
-                        let moved = subset(&mut rng, ours);
-                        let room: u32 = rng.random_range(0..4);
-                        for &mv in moves.iter() {
-                            let mut child = pos.clone();
-                            if child.play(mv).turn_ended {
-                                continue;
-                            }
-                            let (movable, recruits) = match rng.random_range(0..4) {
-                                0 => (Bitboard::ALL, 0),
-                                1 => (
-                                    subset(&mut rng, ours) | mv.to().bb(),
-                                    rng.random_range(0..5),
-                                ),
-                                _ => {
-                                    let fresh = !moved.contains(mv.from());
-                                    let now = (moved & !mv.from().bb()) | mv.to().bb();
-                                    (now, room.saturating_sub(u32::from(fresh)))
-                                }
-                            };
-                            let want = bounds::lower_bound_movable(
-                                &child,
-                                cap,
-                                &mut full_cache,
-                                movable,
-                                recruits,
-                            );
-                            let got = child_bounds
-                                .bound(&pos, &child, mv, cap, &mut cache, movable, recruits);
-                            assert_eq!(
-                                got,
-                                want,
-                                "{} {mv:?} cap {cap} movable {:x} recruits {recruits}",
-                                fen::to_fen(&pos),
-                                movable.0
-                            );
-                            values[(want as usize).min(7)] += 1;
-                            checked += 1;
+                    let (movable, recruits) = match rng.random_range(0..4) {
+                        0 => (Bitboard::ALL, 0),
+                        1 => (subset(rng, ours) | mv.to().bb(), rng.random_range(0..5)),
+                        _ => {
+                            let fresh = !moved.contains(mv.from());
+                            let now = (moved & !mv.from().bb()) | mv.to().bb();
+                            (now, room.saturating_sub(u32::from(fresh)))
                         }
-                    }
-                    let mv = moves.as_slice()[rng.random_range(0..moves.len())];
-                    if pos.play(mv).turn_ended {
-                        break;
-                    }
+                    };
+                    let want = bounds::lower_bound_movable(
+                        &child,
+                        cap,
+                        &mut full_cache,
+                        movable,
+                        recruits,
+                    );
+                    let got =
+                        child_bounds.bound(pos, &child, mv, cap, &mut cache, movable, recruits);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{} {mv:?} cap {cap} movable {:x} recruits {recruits}",
+                        fen::to_fen(pos),
+                        movable.0
+                    );
+                    values[(want as usize).min(7)] += 1;
+                    checked += 1;
                 }
             }
-        }
+            Some(moves.as_slice()[rng.random_range(0..moves.len())])
+        });
         eprintln!("{checked} checked, values {values:?}");
         assert!(checked > 100_000);
     }
@@ -856,116 +854,91 @@ mod tests {
         let mut checked = 0u64;
         let mut filtered = 0u64;
         let mut values = [0u64; 12];
-        for start in positions().into_iter().filter(fits) {
-            for _walk in 0..6 {
-                let mut pos = start.clone();
-                loop {
-                    let left = pos.moves_left();
-                    let ours = pos.color_bb(pos.side_to_move());
-                    let mut passed = pos.clone();
-                    passed.pass_turn();
-                    for p in [&pos, &passed] {
-                        for cap in [0, 1, 2, 3, 4, 5, 6, 7, 9, 12, left, left + 1] {
-                            let want = lower_bound_with(p, cap, &mut old_cache);
-                            assert_eq!(
-                                bounds::lower_bound_with(p, cap, &mut new_cache),
-                                want,
-                                "{} cap {cap}",
-                                fen::to_fen(p)
-                            );
-                            assert_eq!(bounds::lower_bound(p, cap), want);
-                            values[(want as usize).min(11)] += 1;
-                            checked += 1;
-                        }
-                    }
-                    for _ in 0..4 {
-                        let movable = match rng.random_range(0..4) {
-                            0 => Bitboard::EMPTY,
-                            1 => Bitboard::ALL,
-                            _ => subset(&mut rng, ours),
-                        };
-                        let recruits = rng.random_range(0..5);
-                        for cap in [left, left.saturating_sub(1), rng.random_range(0..10)] {
-                            let want =
-                                lower_bound_movable(&pos, cap, &mut old_cache, movable, recruits);
-                            let got = bounds::lower_bound_movable(
-                                &pos,
-                                cap,
-                                &mut new_cache,
-                                movable,
-                                recruits,
-                            );
-                            assert_eq!(
-                                got,
-                                want,
-                                "{} cap {cap} movable {:x} recruits {recruits}",
-                                fen::to_fen(&pos),
-                                movable.0
-                            );
-                            checked += 1;
-                        }
-                    }
-                    let moves = legal_moves(&pos);
-                    if moves.is_empty() || left <= 1 {
-                        break;
-                    }
-                    if left == 2 {
-                        let old = LastTwo::new(&pos);
-                        let new = bounds::LastTwo::new(&pos);
-                        let cached = bounds::LastTwo::new_cached(&pos, &mut new_cache);
-                        for &mv in moves.iter() {
-                            let movable = match rng.random_range(0..3) {
-                                0 => Bitboard::ALL,
-                                1 => mv.to().bb(),
-                                _ => subset(&mut rng, ours),
-                            };
-                            let args = (
-                                (mv.from(), mv.to()),
-                                pos.role_after(mv),
-                                mv.kind() == MoveKind::Castle,
-                            );
-                            let want = old.may_mate_after_movable(
-                                &pos,
-                                &mut old_cache,
-                                args.0,
-                                args.1,
-                                args.2,
-                                movable,
-                            );
-                            let got = new.may_mate_after_movable(
-                                &pos,
-                                &mut new_cache,
-                                args.0,
-                                args.1,
-                                args.2,
-                                movable,
-                            );
-                            assert_eq!(got, want, "{} {mv:?}", fen::to_fen(&pos));
-                            let got = cached.may_mate_after_movable(
-                                &pos,
-                                &mut new_cache,
-                                args.0,
-                                args.1,
-                                args.2,
-                                movable,
-                            );
-                            assert_eq!(got, want, "{} {mv:?} (cached)", fen::to_fen(&pos));
-                            filtered += u64::from(want);
-                            checked += 1;
-                        }
-                    }
-                    // Mostly towards the enemy king, sometimes anywhere.
-                    let mv = if rng.random_range(0..3) == 0 {
-                        moves.as_slice()[rng.random_range(0..moves.len())]
-                    } else {
-                        towards_enemy_king(&pos, &moves, &mut rng)
-                    };
-                    if pos.play(mv).turn_ended {
-                        break;
-                    }
+        random_lines(6, &mut rng, |pos, rng| {
+            let left = pos.moves_left();
+            let ours = pos.color_bb(pos.side_to_move());
+            let mut passed = pos.clone();
+            passed.pass_turn();
+            for p in [pos, &passed] {
+                for cap in [0, 1, 2, 3, 4, 5, 6, 7, 9, 12, left, left + 1] {
+                    let want = lower_bound_with(p, cap, &mut old_cache);
+                    assert_eq!(
+                        bounds::lower_bound_with(p, cap, &mut new_cache),
+                        want,
+                        "{} cap {cap}",
+                        fen::to_fen(p)
+                    );
+                    assert_eq!(bounds::lower_bound(p, cap), want);
+                    values[(want as usize).min(11)] += 1;
+                    checked += 1;
                 }
             }
-        }
+            for _ in 0..4 {
+                let movable = match rng.random_range(0..4) {
+                    0 => Bitboard::EMPTY,
+                    1 => Bitboard::ALL,
+                    _ => subset(rng, ours),
+                };
+                let recruits = rng.random_range(0..5);
+                for cap in [left, left.saturating_sub(1), rng.random_range(0..10)] {
+                    let want = lower_bound_movable(pos, cap, &mut old_cache, movable, recruits);
+                    let got =
+                        bounds::lower_bound_movable(pos, cap, &mut new_cache, movable, recruits);
+                    assert_eq!(
+                        got,
+                        want,
+                        "{} cap {cap} movable {:x} recruits {recruits}",
+                        fen::to_fen(pos),
+                        movable.0
+                    );
+                    checked += 1;
+                }
+            }
+            let moves = legal_moves(pos);
+            if moves.is_empty() || left <= 1 {
+                return None;
+            }
+            if left == 2 {
+                let old = LastTwo::new(pos);
+                let new = bounds::LastTwo::new(pos);
+                let cached = bounds::LastTwo::new_cached(pos, &mut new_cache);
+                for &mv in moves.iter() {
+                    let movable = match rng.random_range(0..3) {
+                        0 => Bitboard::ALL,
+                        1 => mv.to().bb(),
+                        _ => subset(rng, ours),
+                    };
+                    let args = (
+                        (mv.from(), mv.to()),
+                        pos.role_after(mv),
+                        mv.kind() == MoveKind::Castle,
+                    );
+                    let want = old.may_mate_after_movable(
+                        pos,
+                        &mut old_cache,
+                        args.0,
+                        args.1,
+                        args.2,
+                        movable,
+                    );
+                    for (filter, which) in [(&new, "new"), (&cached, "cached")] {
+                        let (squares, role, castle) = args;
+                        let cache = &mut new_cache;
+                        let got = filter
+                            .may_mate_after_movable(pos, cache, squares, role, castle, movable);
+                        assert_eq!(got, want, "{} {mv:?} ({which})", fen::to_fen(pos));
+                    }
+                    filtered += u64::from(want);
+                    checked += 1;
+                }
+            }
+            // Mostly towards the enemy king, sometimes anywhere.
+            Some(if rng.random_range(0..3) == 0 {
+                moves.as_slice()[rng.random_range(0..moves.len())]
+            } else {
+                towards_enemy_king(pos, &moves, rng)
+            })
+        });
         eprintln!("{checked} checked, {filtered} passed the filter, values {values:?}");
         assert!(checked > 100_000 && filtered > 1000);
     }

@@ -3,24 +3,18 @@
 //! bounds never exclude a mate (and still exclude something).
 
 use super::BoundCache;
-use crate::chess::status::{brute_force_mate, is_mated};
+use crate::chess::status::{brute_force_mate, mating_lines};
 use crate::chess::{Move, MoveList, Position, Rules, fen, legal_moves};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+
+#[path = "../../../tests/support/games.rs"]
+mod games;
 
 /// One of `moves` (not empty), preferring those that land near the enemy
 /// king: aggressive games reach mating positions often.
 pub(super) fn towards_enemy_king(pos: &Position, moves: &MoveList, rng: &mut StdRng) -> Move {
-    let ek = pos.king_square(pos.side_to_move().other());
-    *moves
-        .iter()
-        .min_by_key(|m| {
-            let d = (m.to().file() as i32 - ek.file() as i32)
-                .abs()
-                .max((m.to().rank() as i32 - ek.rank() as i32).abs());
-            d * 8 + rng.random_range(0..12)
-        })
-        .expect("non-empty")
+    games::towards_enemy_king(pos, moves, rng, 12)
 }
 
 /// Visits the positions of aggressive games (both rule sets, `games` each
@@ -88,24 +82,13 @@ fn last_two_filter_is_sound() {
 }
 
 /// Every mating line of the rest of the turn (no pruning).
-fn all_mating_lines(
-    pos: &Position,
-    line: &mut Vec<crate::chess::Move>,
-    out: &mut Vec<Vec<crate::chess::Move>>,
-) {
-    for &mv in legal_moves(pos).iter() {
-        let mut child = pos.clone();
-        let effect = child.play(mv);
-        line.push(mv);
-        if effect.turn_ended {
-            if effect.check && is_mated(&child) {
-                out.push(line.clone());
-            }
-        } else {
-            all_mating_lines(&child, line, out);
-        }
-        line.pop();
-    }
+fn all_mating_lines(pos: &Position) -> Vec<Vec<Move>> {
+    let mut lines = Vec::new();
+    mating_lines(pos, |line| {
+        lines.push(line.to_vec());
+        false
+    });
+    lines
 }
 
 /// The bounds of the restricted passes (only some pieces may move, at most
@@ -122,8 +105,7 @@ fn restricted_bounds_keep_every_mate() {
     aggressive_games(41, 50, 5, |pos, _, cache| {
         let left = pos.moves_left();
         if (2..=4).contains(&left) {
-            let mut lines = Vec::new();
-            all_mating_lines(pos, &mut Vec::new(), &mut lines);
+            let lines = all_mating_lines(pos);
             for line in lines.iter().take(30) {
                 // The (from, to) steps of each move: castling moves two pieces.
                 let steps = |mv: crate::chess::Move| -> Vec<(Square, Square)> {
@@ -226,8 +208,7 @@ fn bound_with_our_pieces_in_the_way_keeps_every_mate() {
     aggressive_games(53, 120, 5, |pos, _, cache| {
         let left = pos.moves_left();
         if (2..=3).contains(&left) {
-            let mut lines = Vec::new();
-            all_mating_lines(pos, &mut Vec::new(), &mut lines);
+            let lines = all_mating_lines(pos);
             for line in &lines {
                 let mut p = pos.clone();
                 for &mv in line {
@@ -265,8 +246,7 @@ fn last_move_filter_keeps_every_mate() {
     let (mut mates, mut rejected, mut pairs) = (0, 0, 0);
     aggressive_games(67, 120, 5, |pos, _, cache| {
         if (1..=3).contains(&pos.moves_left()) {
-            let mut lines = Vec::new();
-            all_mating_lines(pos, &mut Vec::new(), &mut lines);
+            let lines = all_mating_lines(pos);
             for line in &lines {
                 let mut p = pos.clone();
                 for (j, &mv) in line.iter().enumerate() {
