@@ -146,7 +146,7 @@ mod tests {
     use super::*;
     use crate::chess::{Rules, fen};
     use crate::search::levels::LEVELS;
-    use crate::search::searcher::tests::is_legal_turn;
+    use crate::search::searcher::tests::{assert_node_limits_hold, is_legal_turn};
 
     fn styles() -> Vec<Style> {
         let mut v = vec![
@@ -181,30 +181,11 @@ mod tests {
     fn go_nodes_counts_every_node_of_the_turn_the_safety_net_included() {
         // Before: `go nodes 1` spent 3.5 M nodes here (the net's checks).
         let stop = Arc::new(AtomicBool::new(false));
-        for text in [
-            "2r2b1r/pp1n1k1p/2p2n2/5p2/8/8/PPPP1PPP/RNBQ1RK1 w - - 0 7",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 50",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 100",
-        ] {
-            let pos = fen::parse(text, Rules::Italian).unwrap();
-            for nodes in [1, 1_000, 100_000] {
-                let limits = Limits {
-                    nodes: Some(nodes),
-                    ..Limits::default()
-                };
-                let r = play(
-                    &mut Searcher::new(4),
-                    &pos,
-                    &limits,
-                    Style::default(),
-                    &stop,
-                    |_| {},
-                );
-                let bound = nodes + nodes / 100 + NODE_SLACK + 1_000;
-                assert!(r.nodes <= bound, "{text} nodes {nodes}: {}", r.nodes);
-                assert!(is_legal_turn(&pos, &r.turn), "{text} nodes {nodes}");
-            }
-        }
+        let limits = [(1, 1), (1_000, 1), (100_000, 1)];
+        assert_node_limits_hold(&limits, |pos, limits| {
+            let style = Style::default();
+            play(&mut Searcher::new(4), pos, limits, style, &stop, |_| {})
+        });
     }
 
     #[test]

@@ -214,6 +214,34 @@ pub(super) mod tests {
         legal_moves(&p).is_empty()
     }
 
+    /// `go nodes N` counts every node: `run` under each (nodes, threads)
+    /// limit spends at most N and the slack, and answers a legal turn, on
+    /// positions whose turns are 7, 50 and 100 moves long (the moves that
+    /// finish a long turn were once millions of nodes).
+    pub(in crate::search) fn assert_node_limits_hold(
+        limits: &[(u64, usize)],
+        mut run: impl FnMut(&Position, &Limits) -> SearchResult,
+    ) {
+        for text in [
+            "2r2b1r/pp1n1k1p/2p2n2/5p2/8/8/PPPP1PPP/RNBQ1RK1 w - - 0 7",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 50",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 100",
+        ] {
+            let pos = fen::parse(text, Rules::Italian).unwrap();
+            for &(nodes, threads) in limits {
+                let limits = Limits {
+                    nodes: Some(nodes),
+                    threads,
+                    ..Limits::default()
+                };
+                let r = run(&pos, &limits);
+                let bound = nodes + nodes / 100 + worker::NODE_SLACK + 1_000;
+                assert!(r.nodes <= bound, "{text} nodes {nodes}: {}", r.nodes);
+                assert!(is_legal_turn(&pos, &r.turn), "{text} nodes {nodes}");
+            }
+        }
+    }
+
     #[test]
     fn plays_a_mate_in_this_turn() {
         let pos = fen::parse("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 3", Rules::Italian).unwrap();
@@ -267,27 +295,10 @@ pub(super) mod tests {
 
     #[test]
     fn a_node_limit_bounds_the_search_and_its_long_turns() {
-        // `go nodes N` counts every node: depth 1, the mate checks and the
-        // moves that finish a long turn (at length 100 these were millions).
+        // Depth 1, the mate checks and the moves that finish a long turn.
         let stop = Arc::new(AtomicBool::new(false));
-        for text in [
-            "2r2b1r/pp1n1k1p/2p2n2/5p2/8/8/PPPP1PPP/RNBQ1RK1 w - - 0 7",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 50",
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 100",
-        ] {
-            let pos = fen::parse(text, Rules::Italian).unwrap();
-            for (nodes, threads) in [(1, 1), (1_000, 1), (50_000, 1), (1_000, 2)] {
-                let limits = Limits {
-                    nodes: Some(nodes),
-                    threads,
-                    ..Limits::default()
-                };
-                let r = search(&pos, &limits, &stop, |_| {});
-                let bound = nodes + nodes / 100 + worker::NODE_SLACK + 1_000;
-                assert!(r.nodes <= bound, "{text} nodes {nodes}: {}", r.nodes);
-                assert!(is_legal_turn(&pos, &r.turn), "{text} nodes {nodes}");
-            }
-        }
+        let limits = [(1, 1), (1_000, 1), (50_000, 1), (1_000, 2)];
+        assert_node_limits_hold(&limits, |pos, limits| search(pos, limits, &stop, |_| {}));
     }
 
     #[test]
