@@ -148,12 +148,7 @@ pub fn sequences_after(pos: &Position, mv: Move, turns: u32, stop: &AtomicBool) 
 pub fn perft(pos: &Position, turns: u32) -> PerftCounts {
     let mut walk = Walk::default();
     let tally = walk.count(pos, turns);
-    PerftCounts {
-        sequences: tally.sequences,
-        positions: walk.ends.len() as u64,
-        stalemates: tally.stalemates,
-        mates: tally.mates,
-    }
+    walk.counts(tally)
 }
 
 /// [`perft`] split by the first move (each with its own end-position set).
@@ -163,13 +158,7 @@ pub fn divide(pos: &Position, turns: u32) -> Vec<(Move, PerftCounts)> {
         .map(|&mv| {
             let mut walk = Walk::default();
             let tally = walk.child(pos, mv, turns);
-            let counts = PerftCounts {
-                sequences: tally.sequences,
-                positions: walk.ends.len() as u64,
-                stalemates: tally.stalemates,
-                mates: tally.mates,
-            };
-            (mv, counts)
+            (mv, walk.counts(tally))
         })
         .collect()
 }
@@ -186,6 +175,17 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    /// The counts of a walk that gave `tally`: its end positions are the
+    /// distinct ones met.
+    fn counts(&self, tally: Tally) -> PerftCounts {
+        PerftCounts {
+            sequences: tally.sequences,
+            positions: self.ends.len() as u64,
+            stalemates: tally.stalemates,
+            mates: tally.mates,
+        }
+    }
+
     fn should_stop(&mut self) -> bool {
         if let Some(stop) = self.stop {
             self.stopped |= stop.load(Ordering::Relaxed);
@@ -269,12 +269,7 @@ pub fn divide_with_total(pos: &Position, turns: u32) -> (Vec<(Move, PerftCounts)
     for &mv in moves.iter() {
         let mut walk = Walk::default();
         let tally = walk.child(pos, mv, turns);
-        let counts = PerftCounts {
-            sequences: tally.sequences,
-            positions: walk.ends.len() as u64,
-            stalemates: tally.stalemates,
-            mates: tally.mates,
-        };
+        let counts = walk.counts(tally);
         total.sequences += counts.sequences;
         total.stalemates += counts.stalemates;
         total.mates += counts.mates;
