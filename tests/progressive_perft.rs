@@ -322,29 +322,11 @@ fn perft_command_chess_depth() {
 
 #[test]
 fn perft_command_rejects_a_malformed_fen_naming_the_field() {
-    for (fen, field) in [
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
-            "placement",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-            "side",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
-            "castling",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
-            "en-passant",
-        ),
-        (
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3 3",
-            "moves-made",
-        ),
-        ("4k3/8/8/8/8/8/8/4K3 w - -", "count"),
-    ] {
+    let cases = include_str!("data/bad_fens.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split_once('\t').unwrap());
+    for (field, fen) in cases {
         for json in [false, true] {
             let mut args = vec!["--fen", fen];
             if json {

@@ -389,43 +389,10 @@ mod tests {
 
     #[test]
     fn fen_errors_name_the_field() {
-        let cases = [
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
-                "placement",
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-                "side",
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkz - 0 1",
-                "castling",
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
-                "en-passant",
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
-                "quiet-turns",
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
-                "turn-length",
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3 3",
-                "moves-made",
-            ),
-            (
-                "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
-                "placement",
-            ),
-            ("4k3/8/8/8/8/8/8/R3K2R w KQk - 0 1", "castling"),
-            ("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "side"),
-            ("4k3/8/8/8/8/8/8/4K3 w - -", "count"),
-        ];
+        let cases = include_str!("../../tests/data/bad_fens.txt")
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split_once('\t').map(|(field, fen)| (fen, field)).unwrap());
         for (fen, field) in cases {
             let e = parse(fen, Rules::Italian).expect_err(fen);
             assert_eq!(e.field, field, "{fen}: {e}");

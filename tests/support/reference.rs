@@ -110,6 +110,18 @@ pub struct RefCounts {
     pub mates: u64,
 }
 
+impl RefCounts {
+    /// The counts of no turns: the empty sequence, as chess perft(0) = 1.
+    fn empty_sequence() -> RefCounts {
+        RefCounts {
+            sequences: 1,
+            positions: 1,
+            positions_chess_ep: 1,
+            ..RefCounts::default()
+        }
+    }
+}
+
 /// A moment of the game: `mover` is about to make a move of its turn. Which
 /// move of which turn it is, is known from the enumeration loop (every state
 /// in one layer is at the same move of the same turn).
@@ -185,14 +197,10 @@ fn perft_from(
     turns: u32,
     rules: RefRules,
 ) -> RefCounts {
-    let mut counts = RefCounts::default();
     if turns == 0 {
-        // The empty sequence, as chess perft(0) = 1.
-        counts.sequences = 1;
-        counts.positions = 1;
-        counts.positions_chess_ep = 1;
-        return counts;
+        return RefCounts::empty_sequence();
     }
+    let mut counts = RefCounts::default();
 
     // Distinct states at the current move of the current turn, each with the
     // number of move sequences that reach it.
@@ -271,13 +279,10 @@ fn perft_from(
 /// itself on small cases.
 pub fn naive_perft(fen: &str, turns: u32, rules: RefRules) -> RefCounts {
     let (start, turn_length, moves_made) = parse_progressive_fen(fen);
-    let mut counts = RefCounts::default();
     if turns == 0 {
-        counts.sequences = 1;
-        counts.positions = 1;
-        counts.positions_chess_ep = 1;
-        return counts;
+        return RefCounts::empty_sequence();
     }
+    let mut counts = RefCounts::default();
     let mut positions = FastSet::default();
     let mut positions_chess_ep = FastSet::default();
     let mut walk = NaiveWalk {
@@ -623,6 +628,19 @@ mod tests {
         moves(fen, rules).iter().any(|m| m == uci)
     }
 
+    /// One turn from `fen`: (sequences, positions, stalemates, mates) under
+    /// the Italian and under the Scottish rules.
+    fn assert_one_turn(fen: &str, italian: [u64; 4], scottish: [u64; 4]) {
+        for (rules, [s, p, st, m]) in [(RefRules::Italian, italian), (RefRules::Scottish, scottish)]
+        {
+            assert_eq!(
+                reference_perft(fen, 1, rules),
+                counts(s, p, st, m),
+                "{fen} {rules:?}"
+            );
+        }
+    }
+
     fn counts(sequences: u64, positions: u64, stalemates: u64, mates: u64) -> RefCounts {
         RefCounts {
             sequences,
@@ -693,14 +711,7 @@ mod tests {
         // The pawn's step gives check: Italian only as the last move,
         // Scottish at any move (ending the turn).
         let fen = "7k/8/6P1/8/8/8/8/K7 w - - 0 2";
-        assert_eq!(
-            reference_perft(fen, 1, RefRules::Italian),
-            counts(21, 12, 0, 0)
-        );
-        assert_eq!(
-            reference_perft(fen, 1, RefRules::Scottish),
-            counts(22, 13, 0, 0)
-        );
+        assert_one_turn(fen, [21, 12, 0, 0], [22, 13, 0, 0]);
         // Castling that gives check (the rook lands on the f-file).
         let castle = "5k2/8/8/8/8/8/8/4K2R w K - 0 2";
         assert!(!has(castle, RefRules::Italian, "e1g1"));
@@ -768,39 +779,26 @@ mod tests {
     fn stalemate_when_only_checking_moves_remain() {
         // White's only move, e6-e7, gives check.
         let fen = "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 2";
-        assert_eq!(
-            reference_perft(fen, 1, RefRules::Italian),
-            counts(0, 0, 1, 0)
-        );
-        assert_eq!(
-            reference_perft(fen, 1, RefRules::Scottish),
-            counts(1, 1, 0, 0)
-        );
-        let mid_turn = "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 3 1";
-        assert_eq!(
-            reference_perft(mid_turn, 1, RefRules::Italian),
-            counts(0, 0, 1, 0)
-        );
-        let last_move = "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 3 2";
-        assert_eq!(
-            reference_perft(last_move, 1, RefRules::Italian),
-            counts(1, 1, 0, 0)
-        );
+        assert_one_turn(fen, [0, 0, 1, 0], [1, 1, 0, 0]);
+        // In the middle of the turn, and as its last move (Italian rules).
+        for (fen, expected) in [
+            ("5kr1/8/4P3/8/8/5n2/8/7K w - - 0 3 1", counts(0, 0, 1, 0)),
+            ("5kr1/8/4P3/8/8/5n2/8/7K w - - 0 3 2", counts(1, 1, 0, 0)),
+        ] {
+            assert_eq!(
+                reference_perft(fen, 1, RefRules::Italian),
+                expected,
+                "{fen}"
+            );
+        }
     }
 
     #[test]
     fn italian_mate() {
         // Rc7-c8+: Black's only escape, Nd7-b8, gives check.
-        let fen = "k7/p1Rn4/2K5/8/8/8/8/8 w - - 0 1";
         // White's moves: Kb5 Kd5 Kd6 Kxd7 Rc8 Rb7 Rxa7 Rxd7.
-        assert_eq!(
-            reference_perft(fen, 1, RefRules::Italian),
-            counts(8, 8, 0, 1)
-        );
-        assert_eq!(
-            reference_perft(fen, 1, RefRules::Scottish),
-            counts(8, 8, 0, 0)
-        );
+        let fen = "k7/p1Rn4/2K5/8/8/8/8/8 w - - 0 1";
+        assert_one_turn(fen, [8, 8, 0, 1], [8, 8, 0, 0]);
     }
 
     #[test]
