@@ -266,10 +266,7 @@ fn go_limits_and_stop() {
     e.send("go infinite");
     assert!(e.next().starts_with("info depth "));
     thread::sleep(Duration::from_millis(200));
-    let started = Instant::now();
-    e.send("stop");
-    let lines = e.until("bestmove");
-    let stop = started.elapsed();
+    let (lines, stop) = e.timed("stop", "bestmove");
     eprintln!("stop latency {stop:?}");
     assert!(stop < Duration::from_millis(50), "{stop:?}");
     pos.parse_move(&bestmove_of(&lines)).unwrap();

@@ -615,10 +615,7 @@ fn perft_stops_within_50ms(setup: &[&str], go: &str) {
     }
     e.send(go);
     thread::sleep(Duration::from_millis(300));
-    let started = Instant::now();
-    e.send("stop");
-    let lines = e.until("Nodes searched");
-    let latency = started.elapsed();
+    let (lines, latency) = e.timed("stop", "Nodes searched");
     eprintln!("{go}: stop latency {latency:?}");
     assert!(latency < Duration::from_millis(50), "{latency:?}");
     assert!(

@@ -7,7 +7,7 @@ mod engine;
 
 use engine::Engine;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The peak resident memory of a process, in KiB (Linux).
@@ -76,9 +76,9 @@ fn error_lines_quote_at_most_a_few_hundred_characters() {
     e.quit();
 }
 
-/// Starts the engine, sends `commands`, closes both pipes and says how long
-/// the process took to exit (None: still running after 5 s; then killed).
-fn exit_after_the_caller_goes(commands: &str) -> Option<Duration> {
+/// The engine with its stdin and stdout piped (stderr dropped), sent
+/// `commands`; its stdin, still open, apart.
+fn spawn_with(commands: &[u8]) -> (Child, ChildStdin) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crescendo"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -86,7 +86,14 @@ fn exit_after_the_caller_goes(commands: &str) -> Option<Duration> {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(commands.as_bytes()).unwrap();
+    stdin.write_all(commands).unwrap();
+    (child, stdin)
+}
+
+/// Starts the engine, sends `commands`, closes both pipes and says how long
+/// the process took to exit (None: still running after 5 s; then killed).
+fn exit_after_the_caller_goes(commands: &str) -> Option<Duration> {
+    let (mut child, mut stdin) = spawn_with(commands.as_bytes());
     stdin.flush().unwrap();
     std::thread::sleep(Duration::from_millis(300)); // the job is running
     drop(child.stdout.take());
@@ -121,14 +128,7 @@ fn the_engine_exits_when_its_caller_is_gone() {
 
 #[test]
 fn end_of_input_with_a_bounded_search_still_prints_the_answer() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crescendo"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"go depth 4\n").unwrap();
+    let (child, stdin) = spawn_with(b"go depth 4\n");
     drop(stdin);
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);

@@ -118,52 +118,20 @@ fn pick_and_rate_answer_in_json_and_bad_input_is_named() {
     let p: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(p["format"], "crescendo-puzzle-1");
     let id = p["id"].as_str().unwrap().to_string();
-    let o = crescendo(&[
-        "puzzles",
-        "rate",
-        "--player",
-        "1500,200,0.06",
-        "--puzzle",
-        &id,
-        "--solved",
-        "true",
-        "--file",
-        file,
-    ]);
+    let rate = |player: &'static str, puzzle, solved: &'static str| {
+        let args = ["--player", player, "--puzzle", puzzle, "--solved", solved];
+        [&["puzzles", "rate"][..], &args, &["--file", file]].concat()
+    };
+    let o = crescendo(&rate("1500,200,0.06", &id, "true"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(r["player"]["rating"].as_f64().unwrap() > 1500.0, "{r}");
     assert_eq!(r["puzzle"]["id"], id.as_str());
     assert!(r["puzzle"]["rating"].as_f64().unwrap() < p["rating"].as_f64().unwrap());
     for bad in [
-        vec![
-            "puzzles", "rate", "--player", "1500,200", "--puzzle", &id, "--solved", "true",
-            "--file", file,
-        ],
-        vec![
-            "puzzles",
-            "rate",
-            "--player",
-            "1500,200,0.06",
-            "--puzzle",
-            "nope",
-            "--solved",
-            "true",
-            "--file",
-            file,
-        ],
-        vec![
-            "puzzles",
-            "rate",
-            "--player",
-            "1500,200,0.06",
-            "--puzzle",
-            &id,
-            "--solved",
-            "yes",
-            "--file",
-            file,
-        ],
+        rate("1500,200", &id, "true"),
+        rate("1500,200,0.06", "nope", "true"),
+        rate("1500,200,0.06", &id, "yes"),
         vec![
             "puzzles", "pick", "--rating", "1500", "--theme", "nonsense", "--file", file,
         ],

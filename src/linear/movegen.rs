@@ -256,6 +256,22 @@ mod tests {
         }
     }
 
+    /// The squares the blocker may go to with the move written `prefix`
+    /// (the move, `+` and the blocker's square, as in `a3a4+c1`).
+    fn blocker_targets(pos: &Position, prefix: &str) -> Vec<String> {
+        moves(pos)
+            .iter()
+            .filter_map(|m| m.strip_prefix(prefix).map(str::to_string))
+            .collect()
+    }
+
+    /// The game is over: (winner, White's count, Black's count), and why.
+    fn assert_over(pos: &Position, counts: (Option<Color>, u32, u32), reason: EndReason) {
+        let result = over(pos);
+        assert_eq!((result.winner, result.white, result.black), counts, "{pos}");
+        assert_eq!(result.reason, reason, "{pos}");
+    }
+
     fn with_blockers(board: &str) -> Options {
         Options {
             board: board.parse().unwrap(),
@@ -391,12 +407,7 @@ mod tests {
         play(&mut p, "0000");
         assert_eq!(moves(&p), ["0000"]);
         play(&mut p, "0000");
-        let result = over(&p);
-        assert_eq!(
-            (result.winner, result.white, result.black),
-            (Some(Color::Black), 1, 3)
-        );
-        assert_eq!(result.reason, EndReason::BothPassed);
+        assert_over(&p, (Some(Color::Black), 1, 3), EndReason::BothPassed);
         assert!(p.legal_moves().is_empty());
     }
 
@@ -404,12 +415,7 @@ mod tests {
     fn rule_11_filling_the_last_empty_square_ends_the_game_by_count() {
         let mut p = pos("#ww#/wwww/bb1b/#bb# w b1 0 - -");
         play(&mut p, "c3c2");
-        let result = over(&p);
-        assert_eq!(
-            (result.winner, result.white, result.black),
-            (Some(Color::White), 7, 5)
-        );
-        assert_eq!(result.reason, EndReason::BoardFull);
+        assert_over(&p, (Some(Color::White), 7, 5), EndReason::BoardFull);
     }
 
     #[test]
@@ -425,8 +431,7 @@ mod tests {
         // No empty square is left: the move only has to enter a square.
         assert!(legal(&p, "a2b2") && legal(&p, "d2b2") && legal(&p, "d2c2"));
         play(&mut p, "d2c2");
-        let result = over(&p);
-        assert_eq!((result.winner, result.white, result.black), (None, 6, 6));
+        assert_over(&p, (None, 6, 6), EndReason::BoardFull);
         // When Black fills the last square, the game ends at once.
         let mut p = pos("#ww#/wwww/bb1b/#bb# b c3 0 equal -");
         play(&mut p, "b2c2");
@@ -475,10 +480,7 @@ mod tests {
     #[test]
     fn rule_13_blockers_move_through_tokens_never_into_a_corner_nor_the_last_end() {
         let p = pos("#3#/5/ww2b/3b1/#3# w d2 0 blockers c1,e5");
-        let targets: Vec<String> = moves(&p)
-            .iter()
-            .filter_map(|m| m.strip_prefix("a3a4+c1").map(str::to_string))
-            .collect();
+        let targets = blocker_targets(&p, "a3a4+c1");
         // d2 is where Black's last turn ended; e3 beyond it is fine.
         assert_eq!(
             targets,
@@ -493,10 +495,7 @@ mod tests {
     #[test]
     fn rule_13_blockers_avoid_the_last_empty_square_and_last_tokens() {
         let p = pos("#ww#/wwww/wwwb/#2# w - 0 blockers c2,a1");
-        let targets: Vec<String> = moves(&p)
-            .iter()
-            .filter_map(|m| m.strip_prefix("a2b1+c2").map(str::to_string))
-            .collect();
+        let targets = blocker_targets(&p, "a2b1+c2");
         assert_eq!(targets, ["a2", "b1", "b2", "b3", "c3", "c4", "d3"]);
         assert!(
             legal(&p, "a2b1") && !legal(&p, "c2c1"),

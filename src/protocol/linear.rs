@@ -341,11 +341,8 @@ fn cell_char(pos: &Position, sq: crate::linear::Square) -> char {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::entries;
     use crate::search::levels::MAX_SKILL;
-
-    fn entries(list: &str) -> Vec<String> {
-        list.split_whitespace().map(String::from).collect()
-    }
 
     #[test]
     fn entries_play_and_errors_say_where() {

@@ -70,3 +70,9 @@ fn run_engine(mut engine: Engine, input: impl BufRead) {
     // End of input: let a running search print its bestmove, then leave.
     engine.shutdown();
 }
+
+/// The entries of a `position ... moves` list written as one string.
+#[cfg(test)]
+fn entries(list: &str) -> Vec<String> {
+    list.split_whitespace().map(String::from).collect()
+}

@@ -180,10 +180,7 @@ fn display_lines(pos: &Position) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn entries(list: &str) -> Vec<String> {
-        list.split_whitespace().map(String::from).collect()
-    }
+    use crate::protocol::entries;
 
     #[test]
     fn single_moves_and_whole_turns_mix() {

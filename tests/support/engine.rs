@@ -107,6 +107,15 @@ impl Engine {
         }
     }
 
+    /// Sends `line` and reads up to the first line starting with `prefix`:
+    /// those lines, and how long they took from the send.
+    pub fn timed(&mut self, line: &str, prefix: &str) -> (Vec<String>, std::time::Duration) {
+        let started = std::time::Instant::now();
+        self.send(line);
+        let lines = self.until(prefix);
+        (lines, started.elapsed())
+    }
+
     /// The output between now and the `readyok` of an `isready` sent now.
     pub fn sync(&mut self) -> Vec<String> {
         self.send("isready");
