@@ -642,8 +642,7 @@ fn stop_ends_a_linear_progression_perft_within_50ms() {
 
 #[test]
 fn ucinewgame_never_blocks_behind_a_running_job() {
-    let mut e = Engine::start();
-    e.send("setoption name UCI_Variant value linear-progression");
+    let mut e = Engine::start_variant("linear-progression");
     e.send("go perft 7");
     thread::sleep(Duration::from_millis(100));
     let started = Instant::now();

@@ -23,6 +23,14 @@ fn sync(e: &mut Engine, line: &str) -> Vec<String> {
     e.sync()
 }
 
+/// A new engine told `position`, with its answer to the query `keyword`.
+fn ask_after(position: &str, keyword: &str) -> (Engine, Value) {
+    let mut e = Engine::start();
+    e.send(position);
+    let v = query(&mut e, keyword);
+    (e, v)
+}
+
 fn moves_of(v: &Value, key: &str) -> Vec<String> {
     v["moves"]
         .as_array()
@@ -34,9 +42,7 @@ fn moves_of(v: &Value, key: &str) -> Vec<String> {
 
 #[test]
 fn legal_lists_the_next_moves_of_the_turn_in_uci_and_san() {
-    let mut e = Engine::start();
-    e.send("position startpos moves e2e4 e7e5 d8h4");
-    let v = query(&mut e, "legal");
+    let (e, v) = ask_after("position startpos moves e2e4 e7e5 d8h4", "legal");
     let mut uci = moves_of(&v, "uci");
     let pos = fen::parse(
         "rnb1kbnr/pppp1ppp/8/4p3/4P2q/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 3",
@@ -54,9 +60,7 @@ fn legal_lists_the_next_moves_of_the_turn_in_uci_and_san() {
 
 #[test]
 fn legal_leaves_out_an_early_italian_check_and_position_says_why() {
-    let mut e = Engine::start();
-    e.send("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3");
-    let v = query(&mut e, "legal");
+    let (mut e, v) = ask_after("position fen 4k3/8/8/8/8/8/8/R3K3 w - - 0 3", "legal");
     assert!(!moves_of(&v, "uci").contains(&"a1a8".to_string()));
     let lines = sync(
         &mut e,
@@ -83,9 +87,7 @@ fn legal_leaves_out_an_early_italian_check_and_position_says_why() {
 
 #[test]
 fn legal_gives_each_promotion_piece() {
-    let mut e = Engine::start();
-    e.send("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1");
-    let v = query(&mut e, "legal");
+    let (e, v) = ask_after("position fen 8/P6k/8/8/8/8/8/K7 w - - 0 1", "legal");
     let mut promotions: Vec<String> = v["moves"]
         .as_array()
         .unwrap()
@@ -100,9 +102,7 @@ fn legal_gives_each_promotion_piece() {
 
 #[test]
 fn state_gives_the_turn_the_moves_and_the_last_turn() {
-    let mut e = Engine::start();
-    e.send("position startpos moves e2e4 e7e5,d8h4 g2g3");
-    let s = query(&mut e, "state");
+    let (e, s) = ask_after("position startpos moves e2e4 e7e5,d8h4 g2g3", "state");
     assert_eq!(s["variant"], "progressive");
     assert_eq!(s["rules"], "italian");
     assert_eq!(s["side"], "white");
