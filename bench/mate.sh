@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 # Mate-finder benchmarks: Janko-Guid 60 and the Popeye-timed sermate set.
 #   bench/mate.sh [threads]
-# Prints the batch totals; sermate verdicts and times are compared with
-# Popeye's by bench/mate_compare.py.
+#   bench/mate.sh --popeye POPEYE [--limit S] [--full]
+# The first prints the batch totals, with the sermate times compared with
+# the Popeye times recorded in the file. The second times Popeye (default
+# mode, Option Intelligent, Condition ChecklessChess) and Crescendo in the
+# same run, one process per position, on sermate-public, sermate-sparse and
+# Janko-Guid 60, checks every verdict and prints the per-row ratios (see
+# bench/mate_popeye.py; bench/mate.md has the figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-threads=${1:-1}
 cargo build --release --quiet
 bin=target/release/crescendo
+if [ "${1:-}" = "--popeye" ]; then
+    popeye=$2
+    shift 2
+    exec python3 bench/mate_popeye.py "$popeye" "$bin" bench/data/sermate-public.jsonl \
+        bench/data/sermate-sparse.jsonl bench/data/janko-guid-60.csv "$@"
+fi
+threads=${1:-1}
 echo "== janko-guid-60 (threads $threads)"
 set +o pipefail
 # Position 22 has 17 black pieces and is rejected (exit status 2).
