@@ -149,6 +149,14 @@ pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
             elapsed: started.elapsed(),
         };
     }
+    // Sparse positions with long turns: often no mating picture fits at all.
+    if bounds::no_mate_by_pictures(pos) {
+        return Answer {
+            verdict: Verdict::NoMate,
+            nodes: 1,
+            elapsed: started.elapsed(),
+        };
+    }
     let shared = shared_for(budget, tt);
     let outcome = if budget.threads > 1 && search::uses_passes(pos) {
         search_racing(pos, &shared, budget.threads)

@@ -25,7 +25,9 @@
 //! (each piece's cover and options per target set, kept between calls),
 //! [`cover`] (the least-cost cover search), [`lower`] (the bound of one
 //! position), [`children`] (the bounds of a node's children from what they
-//! share with it) and [`last_moves`] (the filters of the last two moves).
+//! share with it), [`last_moves`] (the filters of the last two moves) and
+//! [`pictures`] (the root's proof of "no mate" with the real ways of pawns
+//! and knights).
 //! Only what the mate finder and the evaluation use is visible outside.
 
 mod cache;
@@ -33,6 +35,7 @@ mod children;
 mod cover;
 mod last_moves;
 mod lower;
+mod pictures;
 mod reach;
 #[cfg(test)]
 mod reference;
@@ -46,4 +49,5 @@ pub(crate) use last_moves::{LastOne, LastTwo};
 #[cfg(test)]
 use lower::lower_bound_with;
 pub(crate) use lower::{lower_bound, lower_bound_movable, may_mate};
+pub(crate) use pictures::no_mate_by_pictures;
 pub(crate) use reach::attack_distance;
