@@ -64,7 +64,10 @@ fn main() {
     let tt = MateTable::new(64);
     let mut count = [[0usize; 2]; 13];
     let (mut skipped, mut id) = (0, 0);
-    while NS.clone().any(|n| count[n as usize].iter().any(|&c| c < per)) {
+    while NS
+        .clone()
+        .any(|n| count[n as usize].iter().any(|&c| c < per))
+    {
         let Some(start) = sparse_position(&mut rng) else {
             continue;
         };
