@@ -2,6 +2,7 @@
 """Popeye side by side with `crescendo mate`, position by position.
 
     bench/mate_popeye.py POPEYE CRESCENDO SET... [--limit S] [--full] [--raw FILE]
+    bench/mate_popeye.py --from-raw RAW... [--limit S]
 
 SET is a `.jsonl` file (rows with `id` and `fen`, as bench/data/sermate-*.jsonl)
 or a `.csv` file with the header `id,fen` (bench/data/janko-guid-60.csv). For
@@ -246,7 +247,7 @@ def report(name, results, limit):
     print("| id | n | pieces | verdict | checked by | Crescendo ms | nodes | Popeye default ms | intelligent ms | checkless ms | best Popeye ms | ratio |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     tot = ptot = 0.0
-    slower, wrong, capped = [], [], 0
+    slower, wrong, capped, unchecked = [], [], 0, 0
     for r in results:
         p = r["popeye"]
         cells = [fmt(p[m]["cpu_s"], p[m]["finished"]) for m in MODES]
@@ -266,13 +267,19 @@ def report(name, results, limit):
             best_cell = fmt(best)
             if ours > best:
                 slower.append((r["id"], ours, best))
-        if not r["right"]:
+        if r["truth"] is None:
+            unchecked += 1
+            verdict = f"{r['crescendo']} (unchecked)"
+        elif not r["right"]:
             wrong.append((r["id"], r["crescendo"], r["truth"], r["truth_from"]))
-        verdict = r["crescendo"] if r["right"] else f"**{r['crescendo']} (truth {r['truth']})**"
+            verdict = f"**{r['crescendo']} (truth {r['truth']})**"
+        else:
+            verdict = r["crescendo"]
         print(f"| {r['id']} | {r['n']} | {r['pieces']} | {verdict} | {r['truth_from']} | {ours * 1000:.0f} | {r['crescendo_nodes']} | {' | '.join(cells)} | {best_cell} | {ratio} |")
     nodes = sum(r["crescendo_nodes"] or 0 for r in results)
     print()
-    print(f"**{name}**: {len(results)} rows, {len(results) - len(wrong)} verdicts right; "
+    print(f"**{name}**: {len(results)} rows, {len(results) - len(wrong) - unchecked} verdicts right, "
+          f"{len(wrong)} wrong, {unchecked} unchecked (every Popeye mode timed out); "
           f"Crescendo {tot:.3f} s CPU ({nodes:,} nodes), Popeye's fastest correct mode "
           f"{'at least ' if capped else ''}{ptot:.3f} s ({capped} rows timed out, counted as {limit:.0f} s): "
           f"{ptot / max(tot, 1e-9):.1f}x; rows slower than Popeye: {len(slower)}"
@@ -296,6 +303,14 @@ def main():
         i = args.index("--raw")
         raw = open(args[i + 1], "w")
         del args[i:i + 2]
+    if "--from-raw" in args:
+        # Re-print the report of a run (or of the rows done so far) from
+        # its --raw files.
+        args.remove("--from-raw")
+        for path in args:
+            with open(path) as f:
+                report(os.path.basename(path), [json.loads(l) for l in f if l.strip()], limit)
+        return
     if len(args) < 3:
         sys.exit(__doc__)
     popeye_bin, crescendo_bin, sets = args[0], args[1], args[2:]
