@@ -429,6 +429,61 @@ mod tests {
         }
     }
 
+    /// Every mode and thread count against the one-thread walk that makes
+    /// every move: random game positions (turn starts and mid-turn, both
+    /// rule sets) and hand-built ones with mates, stalemates, a check at
+    /// the start of a one-move turn and a mated side with no move at all.
+    #[test]
+    fn bulk_counts_and_threads_give_the_counts_of_every_move_made() {
+        let hand_built = [
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 3",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 3",
+            "7k/1P6/8/8/8/8/6p1/K7 w - - 0 3",
+            "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 2",
+            "4k3/b7/8/8/6p1/6n1/6PP/5n1K w - - 0 3",
+            "1b3kr1/8/8/8/8/8/8/7K w - - 0 3",
+            "4r1k1/8/8/8/8/8/P7/R3K3 w - - 0 1",
+            "k7/8/8/8/8/8/5PPP/r5K1 w - - 0 1",
+            "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6,e6 0 3",
+        ];
+        let (mut mates, mut stalemates, mut checked) = (0, 0, 0);
+        for (seed, rules) in [(11, Rules::Italian), (12, Rules::Scottish)] {
+            let mut cases = crate::chess::random_game_positions(rules, 6, 6, seed);
+            cases.extend(hand_built.iter().map(|text| parse(text, rules).unwrap()));
+            for pos in cases {
+                // At most four moves: a few milliseconds each.
+                let turns = if moves_to_enumerate(&pos, 2) <= 4 {
+                    2
+                } else if pos.moves_left() <= 3 {
+                    1
+                } else {
+                    continue;
+                };
+                let exact = perft(&pos, turns);
+                let counts = exact.without_positions();
+                assert_eq!(sequences(&pos, turns, 1), counts, "{rules} {pos}");
+                assert_eq!(sequences(&pos, turns, 2), counts, "{rules} {pos}");
+                assert_eq!(perft_on(&pos, turns, 2), exact, "{rules} {pos}");
+                let split: Vec<(Move, SequenceCounts)> = divide(&pos, turns)
+                    .into_iter()
+                    .map(|(mv, c)| (mv, c.without_positions()))
+                    .collect();
+                assert_eq!(divide_sequences(&pos, turns, 2), split, "{rules} {pos}");
+                assert_eq!(
+                    divide_with_total_on(&pos, turns, 2),
+                    divide_with_total(&pos, turns)
+                );
+                mates += exact.mates;
+                stalemates += exact.stalemates;
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 100 && mates > 0 && stalemates > 0,
+            "{checked} {mates} {stalemates}"
+        );
+    }
+
     #[test]
     fn first_move_counts_sum_to_perft() {
         let pos = parse(START_FEN, Rules::Italian).unwrap();

@@ -133,7 +133,11 @@ fn run_progressive(args: &PerftArgs, rules: Rules) -> CliResult {
         let parts = parts.into_iter().map(|(mv, c)| (mv, c.sequences));
         (parts.collect(), total, None)
     } else {
-        (Vec::new(), perft::sequences(&pos, args.turns, threads), None)
+        (
+            Vec::new(),
+            perft::sequences(&pos, args.turns, threads),
+            None,
+        )
     };
     if c.overflowed() {
         return Err(OVERFLOW.into());
