@@ -8,12 +8,14 @@
 //! positions left unknown. `UNKNOWN_BENCH_NODES` sets the budget.
 //!
 //! The games (recipe in bench/mate.md, "Unknown rate"): `crescendo match`
-//! self-play at `--movetime 200` with `--random-openings 2 --seed 16`, 40
+//! self-play with `nodes=100000` for both engines (no clock, so no time
+//! forfeits on a loaded machine) and `--random-openings 2 --seed 16`, 160
 //! games per rule set; the first two turns of each game are the random
 //! opening, not the engine's, and are skipped.
 
 use crescendo::chess::{Rules, fen, pgn, status};
 use crescendo::mate::{Budget, MateTable, Verdict, find_mate};
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// The random opening turns at the start of every game (`--random-openings`).
@@ -33,11 +35,13 @@ struct Asked {
     nodes: u64,
 }
 
-/// The positions after each of the engine's complete turns whose game
-/// goes on, each asked at `nodes`.
+/// The distinct positions after each of the engine's complete turns whose
+/// game goes on, each asked at `nodes`. (The two games of an opening, the
+/// colours swapped, are often the same game: each position counts once.)
 fn ask_all(path: &str, rules: Rules, nodes: u64) -> Vec<Asked> {
     let text = std::fs::read_to_string(path).expect("run from the repository root");
     let mut out = Vec::new();
+    let mut seen = HashSet::new();
     for game in pgn::read_games(&text, rules) {
         assert!(game.error.is_none(), "{path} game {}", game.number);
         for (start, moves) in game.turns().into_iter().skip(OPENING_TURNS) {
@@ -49,7 +53,7 @@ fn ask_all(path: &str, rules: Rules, nodes: u64) -> Vec<Asked> {
             // (mate, stalemate, dead position). Ten quiet turns are no end
             // here: the draw waits for exactly the answer asked for.
             let over = status::status_with(&after, |_| Some(true), status::Undecided::GameGoesOn);
-            if after.moves_made() != 0 || over.is_over() {
+            if after.moves_made() != 0 || over.is_over() || !seen.insert(fen::to_fen(&after)) {
                 continue;
             }
             let table = MateTable::new(16);
