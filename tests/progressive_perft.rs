@@ -245,36 +245,25 @@ fn top_level_keys(text: &str) -> Vec<String> {
 
 #[test]
 fn perft_command_json_has_the_documented_keys_in_order() {
-    let (text, v) = perft_command_json(&["--turns", "2", "--positions"]);
-    assert_eq!(
-        top_level_keys(&text),
-        ["sequences", "positions", "stalemates", "seconds", "mates"],
-        "{text}"
-    );
-    assert!(
-        text.starts_with("{\"sequences\":8902,\"positions\":5362,\"stalemates\":0,\"seconds\":"),
-        "{text}"
-    );
-    assert!(v["seconds"].as_f64().is_some_and(|s| s >= 0.0), "{text}");
-    assert_eq!(v["mates"], 0);
-}
-
-#[test]
-fn perft_command_counts_positions_only_when_asked() {
     // Without --positions the last move is counted in bulk: the same keys,
     // `positions` null, the other counts the same, on any thread count.
-    for threads in ["1", "2"] {
-        let (text, v) = perft_command_json(&["--turns", "2", "--threads", threads]);
-        assert_eq!(
-            top_level_keys(&text),
-            ["sequences", "positions", "stalemates", "seconds", "mates"],
-            "{text}"
-        );
-        assert!(
-            text.starts_with("{\"sequences\":8902,\"positions\":null,\"stalemates\":0,"),
-            "{text}"
-        );
-        assert_eq!(v["mates"], 0);
+    for (mode, positions) in [(Some("--positions"), "5362"), (None, "null")] {
+        for threads in ["1", "2"] {
+            let mut args = vec!["--turns", "2", "--threads", threads];
+            args.extend(mode);
+            let (text, v) = perft_command_json(&args);
+            assert_eq!(
+                top_level_keys(&text),
+                ["sequences", "positions", "stalemates", "seconds", "mates"],
+                "{text}"
+            );
+            let head = format!(
+                "{{\"sequences\":8902,\"positions\":{positions},\"stalemates\":0,\"seconds\":"
+            );
+            assert!(text.starts_with(&head), "{text}");
+            assert!(v["seconds"].as_f64().is_some_and(|s| s >= 0.0), "{text}");
+            assert_eq!(v["mates"], 0);
+        }
     }
     let (ok, plain, _) = perft_command(&["--turns", "2"]);
     assert!(
