@@ -7,11 +7,15 @@
 //! none / unknown and the nodes per answer (median, total), then the
 //! positions left unknown. `UNKNOWN_BENCH_NODES` sets the budget.
 //!
-//! The games (recipe in bench/mate.md, "Unknown rate"): `crescendo match`
-//! self-play with `nodes=100000` for both engines (no clock, so no time
-//! forfeits on a loaded machine) and `--random-openings 2 --seed 16`, 160
-//! games per rule set; the first two turns of each game are the random
-//! opening, not the engine's, and are skipped.
+//! The games (recipe in bench/mate.md, "Unknown rate"), `crescendo match`
+//! self-play with `--random-openings 2 --seed 16`, in two sets:
+//! - `nodes`: both engines `nodes=100000` (no clock, so no time forfeits on
+//!   a loaded machine; deterministic), 160 games per rule set;
+//! - `movetime`: `--movetime 200`, 40 games per rule set (longer games,
+//!   nearer play on a clock; 7 of the 80 were lost on time to the load).
+//!
+//! The first two turns of each game are the random opening, not the
+//! engine's, and are skipped.
 
 use crescendo::chess::{Rules, fen, pgn, status};
 use crescendo::mate::{Budget, MateTable, Verdict, find_mate};
@@ -77,42 +81,46 @@ fn main() {
     println!("budget: {nodes} mate-finder nodes per position, one thread, fresh table");
     println!();
     println!(
-        "| rules | positions | mate | none | unknown | median nodes | total nodes | seconds |"
+        "| games | rules | positions | mate | none | unknown | median nodes | total nodes | seconds |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     let mut unknown = Vec::new();
-    for (rules, path) in [
-        (Rules::Italian, "bench/data/selfplay-italian.pgn"),
-        (Rules::Scottish, "bench/data/selfplay-scottish.pgn"),
-    ] {
-        let started = Instant::now();
-        let asked = ask_all(path, rules, nodes);
-        let secs = started.elapsed().as_secs_f64();
-        let count = |f: fn(&Verdict) -> bool| asked.iter().filter(|a| f(&a.verdict)).count();
-        let mates = count(|v| matches!(v, Verdict::Mate(_)));
-        let none = count(|v| *v == Verdict::NoMate);
-        let unknowns = count(|v| *v == Verdict::Unknown);
-        let mut spent: Vec<u64> = asked.iter().map(|a| a.nodes).collect();
-        spent.sort_unstable();
-        let median = spent.get(spent.len() / 2).copied().unwrap_or(0);
-        let total: u64 = spent.iter().sum();
-        println!(
-            "| {rules} | {} | {} | {} | {} | {median} | {total} | {secs:.1} |",
-            asked.len(),
-            share(mates, asked.len()),
-            share(none, asked.len()),
-            share(unknowns, asked.len()),
-        );
-        unknown.extend(
-            asked
-                .into_iter()
-                .filter(|a| a.verdict == Verdict::Unknown)
-                .map(|a| format!("{rules} {} ({} nodes)", a.fen, a.nodes)),
-        );
+    for set in ["nodes", "movetime"] {
+        for rules in [Rules::Italian, Rules::Scottish] {
+            let path = format!("bench/data/selfplay-{set}-{rules}.pgn");
+            unknown.extend(report(set, rules, &path, nodes));
+        }
     }
     println!();
     println!("unknown at {nodes} nodes: {}", unknown.len());
     for line in unknown {
         println!("  {line}");
     }
+}
+
+/// Prints one row of the table; returns the positions left unknown.
+fn report(set: &str, rules: Rules, path: &str, nodes: u64) -> Vec<String> {
+    let started = Instant::now();
+    let asked = ask_all(path, rules, nodes);
+    let secs = started.elapsed().as_secs_f64();
+    let count = |f: fn(&Verdict) -> bool| asked.iter().filter(|a| f(&a.verdict)).count();
+    let mates = count(|v| matches!(v, Verdict::Mate(_)));
+    let none = count(|v| *v == Verdict::NoMate);
+    let unknowns = count(|v| *v == Verdict::Unknown);
+    let mut spent: Vec<u64> = asked.iter().map(|a| a.nodes).collect();
+    spent.sort_unstable();
+    let median = spent.get(spent.len() / 2).copied().unwrap_or(0);
+    let total: u64 = spent.iter().sum();
+    println!(
+        "| {set} | {rules} | {} | {} | {} | {} | {median} | {total} | {secs:.1} |",
+        asked.len(),
+        share(mates, asked.len()),
+        share(none, asked.len()),
+        share(unknowns, asked.len()),
+    );
+    asked
+        .into_iter()
+        .filter(|a| a.verdict == Verdict::Unknown)
+        .map(|a| format!("{set} {rules} {} ({} nodes)", a.fen, a.nodes))
+        .collect()
 }
