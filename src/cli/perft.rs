@@ -38,7 +38,8 @@ pub struct PerftArgs {
     /// bulk and `positions` is not counted (`null` with --json).
     #[arg(long)]
     pub positions: bool,
-    /// Counting threads (1 to 256) for progressive perft.
+    /// Counting threads (1 to 256) for progressive perft; the counts do not
+    /// depend on it.
     #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::THREADS))]
     pub threads: usize,
     /// Print one JSON object.
