@@ -65,6 +65,17 @@ fn three_turns(rules: Rules, want: (u64, u64, u64, u64)) {
         want,
         "{rules}"
     );
+    // Every mode and thread count gives the same counts.
+    let pos = fen::parse(START_FEN, rules).unwrap();
+    assert_eq!(
+        perft::perft_on(&pos, 3, 2),
+        c,
+        "{rules} --positions --threads 2"
+    );
+    for threads in [1, 2] {
+        let bulk = perft::sequences(&pos, 3, threads);
+        assert_eq!(bulk, c.without_positions(), "{rules} --threads {threads}");
+    }
 }
 
 // Each T = 3 run of the reference takes about 4 GB and a minute of CPU:
@@ -234,18 +245,41 @@ fn top_level_keys(text: &str) -> Vec<String> {
 
 #[test]
 fn perft_command_json_has_the_documented_keys_in_order() {
-    let (text, v) = perft_command_json(&["--turns", "2"]);
-    assert_eq!(
-        top_level_keys(&text),
-        ["sequences", "positions", "stalemates", "seconds", "mates"],
-        "{text}"
-    );
+    // Without --positions the last move is counted in bulk: the same keys,
+    // `positions` null, the other counts the same, on any thread count.
+    for (mode, positions) in [(Some("--positions"), "5362"), (None, "null")] {
+        for threads in ["1", "2"] {
+            let mut args = vec!["--turns", "2", "--threads", threads];
+            args.extend(mode);
+            let (text, v) = perft_command_json(&args);
+            assert_eq!(
+                top_level_keys(&text),
+                ["sequences", "positions", "stalemates", "seconds", "mates"],
+                "{text}"
+            );
+            let head = format!(
+                "{{\"sequences\":8902,\"positions\":{positions},\"stalemates\":0,\"seconds\":"
+            );
+            assert!(text.starts_with(&head), "{text}");
+            assert!(v["seconds"].as_f64().is_some_and(|s| s >= 0.0), "{text}");
+            assert_eq!(v["mates"], 0);
+        }
+    }
+    let (ok, plain, _) = perft_command(&["--turns", "2"]);
     assert!(
-        text.starts_with("{\"sequences\":8902,\"positions\":5362,\"stalemates\":0,\"seconds\":"),
-        "{text}"
+        ok && plain.starts_with("sequences 8902\nstalemates 0\n"),
+        "{plain}"
     );
-    assert!(v["seconds"].as_f64().is_some_and(|s| s >= 0.0), "{text}");
-    assert_eq!(v["mates"], 0);
+    let (ok, plain, _) = perft_command(&["--turns", "2", "--positions", "--threads", "2"]);
+    assert!(
+        ok && plain.starts_with("sequences 8902\npositions 5362\n"),
+        "{plain}"
+    );
+    for bad in ["0", "257", "x"] {
+        let (ok, stdout, stderr) = perft_command(&["--threads", bad]);
+        assert!(!ok && stdout.is_empty(), "--threads {bad}");
+        assert!(stderr.contains("--threads"), "--threads {bad}: {stderr}");
+    }
 }
 
 #[test]
@@ -256,9 +290,12 @@ fn perft_command_counts_from_the_middle_of_a_turn() {
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 3 1",
     ] {
         for rules in [Rules::Italian, Rules::Scottish] {
-            let (_, v) =
-                perft_command_json(&["--fen", text, "--turns", "1", "--rules", rules.name()]);
+            let args = ["--fen", text, "--turns", "1", "--rules", rules.name()];
+            let (_, v) = perft_command_json(&[&args[..], &["--positions"]].concat());
+            let (_, bulk) = perft_command_json(&args);
             let want = reference_perft(text, 1, ref_rules(rules));
+            assert_eq!(bulk["sequences"], want.sequences, "{rules} {text}");
+            assert_eq!(bulk["stalemates"], want.stalemates, "{rules} {text}");
             assert_eq!(v["sequences"], want.sequences, "{rules} {text}");
             assert_eq!(v["positions"], want.positions_chess_ep, "{rules} {text}");
             assert_eq!(v["stalemates"], want.stalemates, "{rules} {text}");
@@ -280,13 +317,28 @@ fn perft_command_divide_sums_to_the_total() {
         let args = [
             "--fen", text, "--turns", turns, "--rules", rules, "--divide",
         ];
-        let (json, v) = perft_command_json(&args);
+        // Bulk and --positions split alike.
+        let (_, bulk) = perft_command_json(&args);
+        let (json, v) =
+            perft_command_json(&[&args[..], &["--positions", "--threads", "2"]].concat());
+        assert_eq!(bulk["divide"], v["divide"], "{rules} {text}");
+        for key in ["sequences", "stalemates", "mates"] {
+            assert_eq!(bulk[key], v[key], "{rules} {key}");
+        }
         let keys = top_level_keys(&json);
         assert_eq!(keys.last().map(String::as_str), Some("divide"), "{json}");
         let parts = v["divide"].as_object().expect("divide is an object");
         let sum: u64 = parts.values().map(|n| n.as_u64().unwrap()).sum();
         assert_eq!(v["sequences"].as_u64(), Some(sum), "{json}");
-        let (_, whole) = perft_command_json(&["--fen", text, "--turns", turns, "--rules", rules]);
+        let (_, whole) = perft_command_json(&[
+            "--fen",
+            text,
+            "--turns",
+            turns,
+            "--rules",
+            rules,
+            "--positions",
+        ]);
         for key in ["sequences", "positions", "stalemates", "mates"] {
             assert_eq!(v[key], whole[key], "{rules} {key}");
         }

@@ -1,11 +1,15 @@
 //! Move-path enumeration: ordinary-chess perft and progressive perft.
 
-use super::movegen::{self, generate_legal, legal_moves};
+mod split;
+
+use super::movegen::{self, generate_checks, generate_legal, legal_moves};
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::status::is_mated;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
+
+pub use split::{divide_sequences, divide_with_total_on, perft_on, sequences};
 
 /// The most moves one perft may enumerate (plies for [`chess_perft`]). The
 /// walks recurse once per move, so an unbounded request (a turn of 10000
@@ -94,27 +98,62 @@ pub struct PerftCounts {
     pub mates: u64,
 }
 
-#[derive(Clone, Copy, Default)]
-struct Tally {
-    sequences: u64,
-    stalemates: u64,
-    mates: u64,
+/// [`PerftCounts`] without `positions`: what the bulk count ([`sequences`])
+/// reports. Counts saturate as there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SequenceCounts {
+    pub sequences: u64,
+    pub stalemates: u64,
+    pub mates: u64,
 }
 
-impl Tally {
+type Tally = SequenceCounts;
+
+impl SequenceCounts {
     /// Saturating: the counts of a long turn exceed 64 bits quickly, and a
     /// wrapped count would be a plausible-looking wrong number.
-    fn add(&mut self, other: Tally) {
+    pub fn add(&mut self, other: Tally) {
         self.sequences = self.sequences.saturating_add(other.sequences);
         self.stalemates = self.stalemates.saturating_add(other.stalemates);
         self.mates = self.mates.saturating_add(other.mates);
+    }
+
+    /// The counts of `weight` identical subtrees (saturating).
+    fn times(self, weight: u64) -> Tally {
+        Tally {
+            sequences: self.sequences.saturating_mul(weight),
+            stalemates: self.stalemates.saturating_mul(weight),
+            mates: self.mates.saturating_mul(weight),
+        }
+    }
+
+    /// Did a count reach `u64::MAX` (so the true count may be larger)?
+    pub fn overflowed(&self) -> bool {
+        [self.sequences, self.stalemates, self.mates].contains(&u64::MAX)
+    }
+
+    fn with_positions(self, positions: u64) -> PerftCounts {
+        PerftCounts {
+            sequences: self.sequences,
+            positions,
+            stalemates: self.stalemates,
+            mates: self.mates,
+        }
     }
 }
 
 impl PerftCounts {
     /// Did a count reach `u64::MAX` (so the true count may be larger)?
     pub fn overflowed(&self) -> bool {
-        [self.sequences, self.stalemates, self.mates].contains(&u64::MAX)
+        self.without_positions().overflowed()
+    }
+
+    pub fn without_positions(&self) -> SequenceCounts {
+        SequenceCounts {
+            sequences: self.sequences,
+            stalemates: self.stalemates,
+            mates: self.mates,
+        }
     }
 }
 
@@ -128,45 +167,136 @@ pub struct Partial {
 }
 
 /// The complete move sequences of `turns` turns that start with `mv` (one
-/// line of `go perft`), giving up at the next node once `stop` is set.
+/// line of `go perft`), giving up at the next node once `stop` is set. The
+/// last move is counted in bulk.
 pub fn sequences_after(pos: &Position, mv: Move, turns: u32, stop: &AtomicBool) -> Partial {
-    let mut walk = Walk {
-        stop: Some(stop),
-        ..Walk::default()
-    };
-    let tally = walk.child(pos, mv, turns);
+    let mut walk = Walk::new(Mode::Bulk, 1);
+    walk.stop = Some(stop);
+    let tally = walk.child(0, pos, mv, turns);
     Partial {
         sequences: tally.sequences,
         stopped: walk.stopped,
     }
 }
 
+/// How a walk treats the last move of the last turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Counted in bulk: the legal moves are counted, not made, and only the
+    /// checks among them are made, to count the mates. No end positions, so
+    /// no `positions`; several times faster.
+    Bulk,
+    /// Every move made and every end position kept, for the exact
+    /// `positions` (memory grows with them).
+    Positions,
+}
+
 /// Progressive perft over `turns` turns from `pos`, counting the current
-/// (possibly partly played) turn as the first. Transpositions inside and
-/// across turns are counted once through an exact memo, so the cost grows
-/// with distinct positions rather than with sequences.
+/// (possibly partly played) turn as the first, with the exact `positions`
+/// ([`Mode::Positions`], one thread). Transpositions inside and across turns
+/// are counted once through an exact memo, so the cost grows with distinct
+/// positions rather than with sequences.
 pub fn perft(pos: &Position, turns: u32) -> PerftCounts {
-    let mut walk = Walk::default();
-    let tally = walk.count(pos, turns);
-    walk.counts(tally)
+    perft_on(pos, turns, 1)
 }
 
 /// [`perft`] split by the first move (each with its own end-position set).
 pub fn divide(pos: &Position, turns: u32) -> Vec<(Move, PerftCounts)> {
-    legal_moves(pos)
-        .iter()
-        .map(|&mv| {
-            let mut walk = Walk::default();
-            let tally = walk.child(pos, mv, turns);
-            (mv, walk.counts(tally))
-        })
-        .collect()
+    divide_with_total(pos, turns).0
 }
 
-#[derive(Default)]
+/// [`divide`] and the whole [`perft`] from the same walks: sequences,
+/// stalemates and mates are sums over the first moves; the distinct end
+/// positions are the union of the parts' (two first moves can end in the
+/// same position, so their counts do not add up).
+pub fn divide_with_total(pos: &Position, turns: u32) -> (Vec<(Move, PerftCounts)>, PerftCounts) {
+    divide_with_total_on(pos, turns, 1)
+}
+
+/// The largest memo a walk keeps: past it the memo starts again empty
+/// (it is only a cache), so that long counts (four turns and more, whose
+/// distinct nodes run into billions) stay within a few hundred MB a thread.
+/// Just under a power of two of buckets at the hash map's load factor.
+const MEMO_LIMIT: usize = 3 << 19;
+
+/// Where one move leads in a perft of `turns` turns (the one place that
+/// says which sequences count where).
+enum Step {
+    /// A node the walk goes on from, with the turns still to count.
+    Node(Position, u32),
+    /// A sequence ends here, counted in the tally: a completed last turn
+    /// (with its end position) or a mate that ends the game earlier.
+    Leaf(Tally, Option<Position>),
+}
+
+fn step(pos: &Position, mv: Move, turns: u32) -> Step {
+    let mut child = pos.clone();
+    let effect = child.play(mv);
+    if !effect.turn_ended {
+        return Step::Node(child, turns);
+    }
+    let mated = effect.check && is_mated(&child);
+    if turns > 1 && !mated {
+        return Step::Node(child, turns - 1);
+    }
+    let tally = Tally {
+        sequences: (turns == 1) as u64,
+        stalemates: 0,
+        mates: mated as u64,
+    };
+    Step::Leaf(tally, (turns == 1).then_some(child))
+}
+
+/// A node with no legal move: a stalemate, unless it is a mate at turn
+/// start, which was counted when the mating turn ended.
+fn stuck(pos: &Position) -> Tally {
+    Tally {
+        stalemates: !is_mated(pos) as u64,
+        ..Tally::default()
+    }
+}
+
+/// Is this the last move of the last turn, which [`Mode::Bulk`] counts
+/// without making the moves?
+fn is_bulk_node(pos: &Position, turns: u32) -> bool {
+    turns == 1 && pos.is_last_move()
+}
+
+/// The last move of the last turn in bulk: each legal move completes a
+/// sequence (the move is the turn's last, so a check is allowed under both
+/// rule sets and ends nothing early), and only a move that gives check can
+/// mate, so only the checks are made, to test the mate. The same counts as
+/// [`step`] on every move.
+fn last_move_in_bulk(pos: &Position) -> Tally {
+    let sequences = movegen::count_legal(pos);
+    if sequences == 0 {
+        return stuck(pos);
+    }
+    let mut checks = MoveList::new();
+    generate_checks(pos, &mut checks);
+    let mates = checks
+        .iter()
+        .filter(|&&mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            is_mated(&child)
+        })
+        .count();
+    Tally {
+        sequences,
+        stalemates: 0,
+        mates: mates as u64,
+    }
+}
+
+/// The depth-first count. Parts (the first moves of a divide) have their
+/// own memo entries and end-position sets, so that each part's `positions`
+/// is exact.
 struct Walk<'a> {
-    memo: FxHashMap<([u64; 4], u32), Tally>,
-    ends: FxHashSet<[u64; 4]>,
+    mode: Mode,
+    memo: FxHashMap<([u64; 4], u32, u32), Tally>,
+    /// The distinct end positions of each part ([`Mode::Positions`] only).
+    ends: Vec<FxHashSet<[u64; 4]>>,
     /// Looked at every node: a relaxed load costs nothing next to the
     /// node's move generation (tens of microseconds).
     stop: Option<&'a AtomicBool>,
@@ -175,14 +305,13 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
-    /// The counts of a walk that gave `tally`: its end positions are the
-    /// distinct ones met.
-    fn counts(&self, tally: Tally) -> PerftCounts {
-        PerftCounts {
-            sequences: tally.sequences,
-            positions: self.ends.len() as u64,
-            stalemates: tally.stalemates,
-            mates: tally.mates,
+    fn new(mode: Mode, parts: usize) -> Self {
+        Walk {
+            mode,
+            memo: FxHashMap::default(),
+            ends: vec![FxHashSet::default(); parts],
+            stop: None,
+            stopped: false,
         }
     }
 
@@ -193,8 +322,12 @@ impl Walk<'_> {
         self.stopped
     }
 
-    fn count(&mut self, pos: &Position, turns: u32) -> Tally {
-        let key = (pos.exact_key(), turns);
+    fn count(&mut self, part: u32, pos: &Position, turns: u32) -> Tally {
+        if self.mode == Mode::Bulk && is_bulk_node(pos, turns) {
+            // Cheaper than a memo look-up.
+            return last_move_in_bulk(pos);
+        }
+        let key = (pos.exact_key(), turns, part);
         if let Some(&t) = self.memo.get(&key) {
             return t;
         }
@@ -202,41 +335,41 @@ impl Walk<'_> {
             return Tally::default();
         }
         let moves = legal_moves(pos);
-        let mut tally = Tally::default();
-        if moves.is_empty() {
-            // A mate at turn start was counted when the mating turn ended.
-            if !is_mated(pos) {
-                tally.stalemates = 1;
-            }
-        }
+        let mut tally = if moves.is_empty() {
+            stuck(pos)
+        } else {
+            Tally::default()
+        };
         for &mv in moves.iter() {
-            tally.add(self.child(pos, mv, turns));
+            tally.add(self.child(part, pos, mv, turns));
             if self.stopped {
                 return tally; // partial: not for the memo
             }
+        }
+        if self.memo.len() >= MEMO_LIMIT {
+            self.memo.clear();
         }
         self.memo.insert(key, tally);
         tally
     }
 
-    fn child(&mut self, pos: &Position, mv: Move, turns: u32) -> Tally {
-        let mut child = pos.clone();
-        let effect = child.play(mv);
-        if !effect.turn_ended {
-            return self.count(&child, turns);
+    fn child(&mut self, part: u32, pos: &Position, mv: Move, turns: u32) -> Tally {
+        match step(pos, mv, turns) {
+            Step::Node(child, turns) => self.count(part, &child, turns),
+            Step::Leaf(tally, end) => {
+                if let Some(end) = end {
+                    self.end(part, end);
+                }
+                tally
+            }
         }
-        let mated = effect.check && is_mated(&child);
-        if turns > 1 && !mated {
-            return self.count(&child, turns - 1);
-        }
-        if turns == 1 {
-            keep_live_ep_only(&mut child);
-            self.ends.insert(child.exact_key());
-        }
-        Tally {
-            sequences: (turns == 1) as u64,
-            stalemates: 0,
-            mates: mated as u64,
+    }
+
+    /// Keeps an end position ([`Mode::Positions`]).
+    fn end(&mut self, part: u32, mut pos: Position) {
+        if self.mode == Mode::Positions {
+            keep_live_ep_only(&mut pos);
+            self.ends[part as usize].insert(pos.exact_key());
         }
     }
 }
@@ -251,37 +384,6 @@ pub fn keep_live_ep_only(pos: &mut Position) {
         let live = movegen::en_passant_targets(pos);
         pos.set_ep(live);
     }
-}
-
-/// [`divide`] and the whole [`perft`] from the same walks: sequences,
-/// stalemates and mates are sums over the first moves; the distinct end
-/// positions are the union of the parts' (two first moves can end in the
-/// same position, so their counts do not add up).
-pub fn divide_with_total(pos: &Position, turns: u32) -> (Vec<(Move, PerftCounts)>, PerftCounts) {
-    let moves = legal_moves(pos);
-    if moves.is_empty() {
-        // Stuck (or mated) already: nothing to split.
-        return (Vec::new(), perft(pos, turns));
-    }
-    let mut ends = FxHashSet::default();
-    let mut total = PerftCounts::default();
-    let mut parts = Vec::with_capacity(moves.len());
-    for &mv in moves.iter() {
-        let mut walk = Walk::default();
-        let tally = walk.child(pos, mv, turns);
-        let counts = walk.counts(tally);
-        total.sequences += counts.sequences;
-        total.stalemates += counts.stalemates;
-        total.mates += counts.mates;
-        if ends.is_empty() {
-            ends = walk.ends;
-        } else {
-            ends.extend(walk.ends);
-        }
-        parts.push((mv, counts));
-    }
-    total.positions = ends.len() as u64;
-    (parts, total)
 }
 
 #[cfg(test)]
@@ -325,6 +427,61 @@ mod tests {
                 assert_eq!(parts, divide(&pos, 2), "{rules} {text}");
             }
         }
+    }
+
+    /// Every mode and thread count against the one-thread walk that makes
+    /// every move: random game positions (turn starts and mid-turn, both
+    /// rule sets) and hand-built ones with mates, stalemates, a check at
+    /// the start of a one-move turn and a mated side with no move at all.
+    #[test]
+    fn bulk_counts_and_threads_give_the_counts_of_every_move_made() {
+        let hand_built = [
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 3",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 5 3",
+            "7k/1P6/8/8/8/8/6p1/K7 w - - 0 3",
+            "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 2",
+            "4k3/b7/8/8/6p1/6n1/6PP/5n1K w - - 0 3",
+            "1b3kr1/8/8/8/8/8/8/7K w - - 0 3",
+            "4r1k1/8/8/8/8/8/P7/R3K3 w - - 0 1",
+            "k7/8/8/8/8/8/5PPP/r5K1 w - - 0 1",
+            "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6,e6 0 3",
+        ];
+        let (mut mates, mut stalemates, mut checked) = (0, 0, 0);
+        for (seed, rules) in [(11, Rules::Italian), (12, Rules::Scottish)] {
+            let mut cases = crate::chess::random_game_positions(rules, 6, 6, seed);
+            cases.extend(hand_built.iter().map(|text| parse(text, rules).unwrap()));
+            for pos in cases {
+                // At most four moves: a few milliseconds each.
+                let turns = if moves_to_enumerate(&pos, 2) <= 4 {
+                    2
+                } else if pos.moves_left() <= 3 {
+                    1
+                } else {
+                    continue;
+                };
+                let exact = perft(&pos, turns);
+                let counts = exact.without_positions();
+                assert_eq!(sequences(&pos, turns, 1), counts, "{rules} {pos}");
+                assert_eq!(sequences(&pos, turns, 2), counts, "{rules} {pos}");
+                assert_eq!(perft_on(&pos, turns, 2), exact, "{rules} {pos}");
+                let split: Vec<(Move, SequenceCounts)> = divide(&pos, turns)
+                    .into_iter()
+                    .map(|(mv, c)| (mv, c.without_positions()))
+                    .collect();
+                assert_eq!(divide_sequences(&pos, turns, 2), split, "{rules} {pos}");
+                assert_eq!(
+                    divide_with_total_on(&pos, turns, 2),
+                    divide_with_total(&pos, turns)
+                );
+                mates += exact.mates;
+                stalemates += exact.stalemates;
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 100 && mates > 0 && stalemates > 0,
+            "{checked} {mates} {stalemates}"
+        );
     }
 
     #[test]

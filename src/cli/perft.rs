@@ -32,6 +32,16 @@ pub struct PerftArgs {
     /// Split the count by first move.
     #[arg(long)]
     pub divide: bool,
+    /// Count `positions` too, exactly: every last move is made and every
+    /// end position kept (several times slower, memory growing with the
+    /// positions). Without it the last move of the last turn is counted in
+    /// bulk and `positions` is not counted (`null` with --json).
+    #[arg(long)]
+    pub positions: bool,
+    /// Counting threads (1 to 256) for progressive perft; the counts do not
+    /// depend on it.
+    #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::THREADS))]
+    pub threads: usize,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -73,9 +83,9 @@ fn run_linear(args: &PerftArgs) -> CliResult {
     print_counts(
         args,
         &[
-            ("sequences", c.sequences),
-            ("games_ended", c.games_ended),
-            ("passes", c.passes),
+            ("sequences", Some(c.sequences)),
+            ("games_ended", Some(c.games_ended)),
+            ("passes", Some(c.passes)),
         ],
         secs,
         &parts,
@@ -105,27 +115,43 @@ fn run_progressive(args: &PerftArgs, rules: Rules) -> CliResult {
     }
     perft::check_size(&pos, args.turns).map_err(|e| format!("--turns: {e}"))?;
     let started = Instant::now();
+    let threads = args.threads;
     // With --divide the total comes from the same walks (no second count).
-    let (parts, c) = if args.divide {
-        perft::divide_with_total(&pos, args.turns)
+    let (parts, c, positions) = if args.positions {
+        let (parts, c) = if args.divide {
+            perft::divide_with_total_on(&pos, args.turns, threads)
+        } else {
+            (Vec::new(), perft::perft_on(&pos, args.turns, threads))
+        };
+        let parts = parts.into_iter().map(|(mv, c)| (mv, c.sequences));
+        (parts.collect(), c.without_positions(), Some(c.positions))
+    } else if args.divide {
+        let parts = perft::divide_sequences(&pos, args.turns, threads);
+        let mut total = perft::SequenceCounts::default();
+        for (_, c) in &parts {
+            total.add(*c);
+        }
+        let parts = parts.into_iter().map(|(mv, c)| (mv, c.sequences));
+        (parts.collect(), total, None)
     } else {
-        (Vec::new(), perft::perft(&pos, args.turns))
+        (
+            Vec::new(),
+            perft::sequences(&pos, args.turns, threads),
+            None,
+        )
     };
     if c.overflowed() {
         return Err(OVERFLOW.into());
     }
     let secs = started.elapsed().as_secs_f64();
-    let parts: Vec<(String, u64)> = parts
-        .into_iter()
-        .map(|(mv, c)| (mv.uci(), c.sequences))
-        .collect();
+    let parts: Vec<(String, u64)> = parts.into_iter().map(|(mv, n)| (mv.uci(), n)).collect();
     print_counts(
         args,
         &[
-            ("sequences", c.sequences),
-            ("positions", c.positions),
-            ("stalemates", c.stalemates),
-            ("mates", c.mates),
+            ("sequences", Some(c.sequences)),
+            ("positions", positions),
+            ("stalemates", Some(c.stalemates)),
+            ("mates", Some(c.mates)),
         ],
         secs,
         &parts,
@@ -176,9 +202,19 @@ fn run_chess(args: &PerftArgs, pos: &crescendo::chess::Position) -> CliResult {
 /// move. JSON is written by hand to keep the documented key order
 /// (serde_json's objects sort their keys): the first three counts,
 /// `seconds`, then the rest (the chess `mates`) and `divide`.
-fn print_counts(args: &PerftArgs, counts: &[(&str, u64)], secs: f64, parts: &[(String, u64)]) {
+/// A count that was not made (`positions` without `--positions`) is `null`
+/// in JSON and left out of the plain text.
+fn print_counts(
+    args: &PerftArgs,
+    counts: &[(&str, Option<u64>)],
+    secs: f64,
+    parts: &[(String, u64)],
+) {
     if args.json {
-        let mut fields: Vec<String> = counts.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+        let mut fields: Vec<String> = counts
+            .iter()
+            .map(|(k, v)| format!("\"{k}\":{}", serde_json::json!(v)))
+            .collect();
         let seconds = format!("\"seconds\":{}", serde_json::json!(secs));
         fields.insert(fields.len().min(3), seconds);
         let mut out = format!("{{{}", fields.join(","));
@@ -192,7 +228,9 @@ fn print_counts(args: &PerftArgs, counts: &[(&str, u64)], secs: f64, parts: &[(S
             println!("{mv}: {n}");
         }
         for (key, value) in counts {
-            println!("{key} {value}");
+            if let Some(value) = value {
+                println!("{key} {value}");
+            }
         }
         println!("seconds {secs:.3}");
     }
