@@ -22,6 +22,14 @@ const DEFAULT_TURNS_TO_GO: u32 = 12;
 /// it, in percent.
 const SEARCH_TIME_SHARE: u32 = 60;
 
+/// Part of the time budget, in percent, that the turn keeps in reserve
+/// for what follows the net's last check (returning, printing `bestmove`)
+/// and for a loaded machine's scheduling: the answer is due by the budget,
+/// which already leaves `Move Overhead` before the limit.
+const RESERVE_SHARE: u32 = 3;
+/// The reserve is at most this much.
+const MAX_RESERVE: Duration = Duration::from_millis(50);
+
 /// Whether the safety net checks the search's turn (and so takes the rest
 /// of the time).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,10 +58,11 @@ pub fn plan(limits: &Limits, started: Instant, net: Net) -> TimePlan {
         Net::Off => t,
         Net::After => t * SEARCH_TIME_SHARE / 100,
     };
+    let whole = |t: Duration| t - (t * RESERVE_SHARE / 100).min(MAX_RESERVE);
     TimePlan {
-        soft: budget.soft.map(|t| started + share(t)),
-        hard: budget.hard.map(|t| started + share(t)),
-        turn: budget.hard.map(|t| started + t),
+        soft: budget.soft.map(|t| started + share(whole(t))),
+        hard: budget.hard.map(|t| started + share(whole(t))),
+        turn: budget.hard.map(|t| started + whole(t)),
     }
 }
 
@@ -133,6 +142,30 @@ mod tests {
             let hard = b.hard.unwrap();
             assert!(b.soft.unwrap() <= hard);
             assert!(hard <= ms(left / 2).max(ms(1)), "{left}: {hard:?}");
+        }
+    }
+
+    #[test]
+    fn the_whole_turn_ends_before_the_budget_with_a_reserve() {
+        let started = Instant::now();
+        for (movetime, net) in [
+            (1, Net::Off),
+            (100, Net::After),
+            (1000, Net::After),
+            (60_000, Net::Off),
+        ] {
+            let limits = Limits {
+                movetime: Some(ms(movetime)),
+                ..Limits::default()
+            };
+            let plan = plan(&limits, started, net);
+            let budget = started + budget(&limits).hard.unwrap();
+            let turn = plan.turn.unwrap();
+            assert!(turn <= budget && turn + MAX_RESERVE >= budget, "{movetime}");
+            assert!(plan.hard.unwrap() <= turn && plan.soft.unwrap() <= turn);
+            if movetime >= 100 {
+                assert!(turn < budget, "{movetime}: no reserve");
+            }
         }
     }
 
