@@ -31,7 +31,10 @@ fn env(name: &str, default: u64) -> u64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if args.first().is_some_and(|a| a == "collect") {
         return collect::run(&args[1..]);
     }

@@ -107,7 +107,11 @@ pub fn qualifies(pos: &Position) -> Option<Found> {
         }
     }
     if std::env::var("COLLECT_DEBUG").is_ok() {
-        eprintln!("{}: {mated}/{SAMPLES} mated, safe sampled: {}", fen::to_fen(pos), safe.is_some());
+        eprintln!(
+            "{}: {mated}/{SAMPLES} mated, safe sampled: {}",
+            fen::to_fen(pos),
+            safe.is_some()
+        );
     }
     if mated < MATED {
         return None;

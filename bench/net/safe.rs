@@ -65,7 +65,9 @@ fn env(name: &str) -> Option<String> {
 }
 
 pub fn run() {
-    let ms: u64 = env("SAFE_BENCH_MS").and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let ms: u64 = env("SAFE_BENCH_MS")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1000);
     let only: Option<Vec<usize>> =
         env("SAFE_BENCH_ONLY").map(|v| v.split(',').filter_map(|n| n.parse().ok()).collect());
     let rules = env("SAFE_BENCH_RULES");
@@ -80,7 +82,11 @@ pub fn run() {
         if only.as_ref().is_some_and(|o| !o.contains(&case.number)) {
             continue;
         }
-        let name = if case.pos.rules() == Rules::Scottish { "scottish" } else { "italian" };
+        let name = if case.pos.rules() == Rules::Scottish {
+            "scottish"
+        } else {
+            "italian"
+        };
         if rules.as_ref().is_some_and(|r| r != name) {
             continue;
         }
@@ -92,7 +98,14 @@ pub fn run() {
         };
         let mut searcher = Searcher::new(HASH_MIB);
         let t = Instant::now();
-        let result = play(&mut searcher, &case.pos, &limits, Style::default(), &stop, |_| {});
+        let result = play(
+            &mut searcher,
+            &case.pos,
+            &limits,
+            Style::default(),
+            &stop,
+            |_| {},
+        );
         let took = t.elapsed();
         worst = worst.max(took);
         late += usize::from(took > Duration::from_millis(ms) - MOVE_OVERHEAD);
@@ -110,7 +123,11 @@ pub fn run() {
                 "  line {} ({}, {name}): {} after {} | {} ms, {} nodes, score {:?} {}| {}",
                 case.number,
                 case.source,
-                if matches!(v, Verdict::Mate(_)) { "MATED" } else { "unknown" },
+                if matches!(v, Verdict::Mate(_)) {
+                    "MATED"
+                } else {
+                    "unknown"
+                },
                 turn.join(","),
                 took.as_millis(),
                 result.nodes,

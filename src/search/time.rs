@@ -21,6 +21,9 @@ const DEFAULT_TURNS_TO_GO: u32 = 12;
 /// Part of the time budget the search uses when the safety net runs after
 /// it, in percent.
 const SEARCH_TIME_SHARE: u32 = 60;
+/// The search's part when the opponent threatens mate: most turns then
+/// lose, and the net's proofs decide the turn (bench/strength.md).
+const THREATENED_SEARCH_SHARE: u32 = 25;
 
 /// Part of the time budget, in percent, that the turn keeps in reserve
 /// for what follows the net's last check (returning, printing `bestmove`)
@@ -38,6 +41,25 @@ pub enum Net {
     Off,
     /// The search has [`SEARCH_TIME_SHARE`] percent; the net the rest.
     After,
+    /// The opponent threatens mate: the search has
+    /// [`THREATENED_SEARCH_SHARE`] percent; the net the rest.
+    Threatened,
+}
+
+impl Net {
+    /// The search's part of the turn's budget, in percent.
+    fn search_share(self) -> u32 {
+        match self {
+            Net::Off => 100,
+            Net::After => SEARCH_TIME_SHARE,
+            Net::Threatened => THREATENED_SEARCH_SHARE,
+        }
+    }
+
+    /// The search's part of `go nodes N` (the net gets what it leaves).
+    pub fn search_nodes(self, nodes: u64) -> u64 {
+        nodes / 100 * u64::from(self.search_share())
+    }
 }
 
 /// The one time plan of a turn, computed once when `go` arrives: the
@@ -54,10 +76,7 @@ pub struct TimePlan {
 /// The plan of a turn started at `started` under `limits`.
 pub fn plan(limits: &Limits, started: Instant, net: Net) -> TimePlan {
     let budget = budget(limits);
-    let share = |t: Duration| match net {
-        Net::Off => t,
-        Net::After => t * SEARCH_TIME_SHARE / 100,
-    };
+    let share = |t: Duration| t * net.search_share() / 100;
     let whole = |t: Duration| t - (t * RESERVE_SHARE / 100).min(MAX_RESERVE);
     TimePlan {
         soft: budget.soft.map(|t| started + share(whole(t))),
