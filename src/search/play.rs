@@ -264,10 +264,16 @@ mod tests {
             threatened(&pos, &limits, Instant::now(), &stop, &searcher).0
         };
         // Black passes: White's five moves mate (Nd6 or Nf6 and the rest).
-        assert!(look("rnbqkbnr/pppppppp/8/8/3PN3/8/PPP1PPPP/R1BQKBNR b KQkq - 0 4"));
-        assert!(!look("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+        assert!(look(
+            "rnbqkbnr/pppppppp/8/8/3PN3/8/PPP1PPPP/R1BQKBNR b KQkq - 0 4"
+        ));
+        assert!(!look(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ));
         // In check (the queen on d1): passing would let Black take the king.
-        assert!(!look("rnbNkbnr/pp2pppp/8/8/8/8/PPPP1PPP/RNBqKB1R w KQkq - 0 5"));
+        assert!(!look(
+            "rnbNkbnr/pp2pppp/8/8/8/8/PPPP1PPP/RNBqKB1R w KQkq - 0 5"
+        ));
     }
 
     #[test]
