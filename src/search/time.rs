@@ -24,6 +24,9 @@ const SEARCH_TIME_SHARE: u32 = 60;
 /// The search's part when the opponent threatens mate: most turns then
 /// lose, and the net's proofs decide the turn (bench/strength.md).
 const THREATENED_SEARCH_SHARE: u32 = 25;
+/// A threatened search keeps at least the usual share of this much of the
+/// budget: in short budgets it would otherwise finish no iteration.
+const THREATENED_MIN_SEARCH: Duration = Duration::from_millis(100);
 
 /// Part of the time budget, in percent, that the turn keeps in reserve
 /// for what follows the net's last check (returning, printing `bestmove`)
@@ -76,7 +79,11 @@ pub struct TimePlan {
 /// The plan of a turn started at `started` under `limits`.
 pub fn plan(limits: &Limits, started: Instant, net: Net) -> TimePlan {
     let budget = budget(limits);
-    let share = |t: Duration| t * net.search_share() / 100;
+    let share = |t: Duration| match net {
+        Net::Threatened => (t * net.search_share() / 100)
+            .max((t * SEARCH_TIME_SHARE / 100).min(THREATENED_MIN_SEARCH)),
+        _ => t * net.search_share() / 100,
+    };
     let whole = |t: Duration| t - (t * RESERVE_SHARE / 100).min(MAX_RESERVE);
     TimePlan {
         soft: budget.soft.map(|t| started + share(whole(t))),
