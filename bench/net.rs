@@ -5,6 +5,15 @@
 //! the budget a game gives it? Prints the count; `NET_BENCH_MS` sets the
 //! deadline per position (default 100), `NET_BENCH_NODES` the nodes per
 //! checked turn (default the engine's 200 000).
+//!
+//! Then the safe-turn benchmark ([`safe`]); `NET_BENCH=lost` or
+//! `NET_BENCH=safe` runs only one of the two. `cargo bench --bench net --
+//! collect ...` runs the recipe of the safe-turn positions ([`collect`]).
+
+#[path = "net/collect.rs"]
+mod collect;
+#[path = "net/safe.rs"]
+mod safe;
 
 use crescendo::chess::notation::parse_uci;
 use crescendo::chess::{Rules, fen};
@@ -22,6 +31,23 @@ fn env(name: &str, default: u64) -> u64 {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if args.first().is_some_and(|a| a == "collect") {
+        return collect::run(&args[1..]);
+    }
+    let only = std::env::var("NET_BENCH").unwrap_or_default();
+    if only != "safe" {
+        lost_turns();
+    }
+    if only != "lost" {
+        safe::run();
+    }
+}
+
+fn lost_turns() {
     let ms = env("NET_BENCH_MS", 100);
     let nodes = env("NET_BENCH_NODES", crescendo::search::SAFETY_NODES);
     let text = std::fs::read_to_string("bench/data/net-lost-turns.txt")

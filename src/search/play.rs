@@ -37,18 +37,31 @@ pub fn play(
         return baseline::turn(searcher, pos, limits, &plan, style.baseline, stop, &mut rng);
     }
     // The one time plan of the turn: the search's share, then the net's.
+    let handicap = handicap(style.skill);
+    let mut threat_nodes = 0;
     let net = match limits.safety_nodes {
         Some(0) => Net::Off,
+        _ if handicap.is_none() => {
+            let (threat, nodes) = threatened(pos, limits, started, stop, searcher);
+            threat_nodes = nodes;
+            if threat { Net::Threatened } else { Net::After }
+        }
         _ => Net::After,
     };
     let plan = time::plan(limits, started, net);
-    let handicap = handicap(style.skill);
+    // `go nodes N` is shared the same way: the net gets what the search left.
+    let search_limits = Limits {
+        nodes: limits
+            .nodes
+            .map(|n| net.search_nodes(n.saturating_sub(threat_nodes))),
+        ..limits.clone()
+    };
     let mut result = match handicap {
-        None => searcher.search_until(pos, limits, &plan, stop, &mut on_info),
+        None => searcher.search_until(pos, &search_limits, &plan, stop, &mut on_info),
         Some(h) => weakened(
             searcher,
             pos,
-            limits,
+            &search_limits,
             &plan,
             h,
             stop,
@@ -56,6 +69,7 @@ pub fn play(
             &mut on_info,
         ),
     };
+    result.nodes += threat_nodes;
     let safety_nodes = match handicap {
         None => limits.safety_nodes.unwrap_or(SAFETY_NODES),
         Some(h) if overlooks(pos, h, &mut rng) => 0,
@@ -87,6 +101,39 @@ pub fn play(
         }
     }
     result
+}
+
+/// Finder nodes of the look at the opponent's threat before the search.
+const THREAT_NODES: u64 = 20_000;
+/// Part of the turn's time budget that look may take at most, in percent.
+const THREAT_TIME_SHARE: u32 = 5;
+
+/// Does the opponent mate in its next turn if we pass ours? Then most of
+/// our turns lose too, and the net's time matters more than the search's.
+/// Also the finder nodes the look took.
+fn threatened(
+    pos: &Position,
+    limits: &Limits,
+    started: Instant,
+    stop: &Arc<AtomicBool>,
+    searcher: &Searcher,
+) -> (bool, u64) {
+    if pos.in_check() {
+        // No pass from check (the opponent would take the king); the net's
+        // usual share is enough for a turn whose first move must escape.
+        return (false, 0);
+    }
+    let budget = crate::mate::Budget {
+        nodes: THREAT_NODES.min(limits.nodes.unwrap_or(u64::MAX) / 10),
+        deadline: time::budget(limits)
+            .hard
+            .map(|t| started + t * THREAT_TIME_SHARE / 100),
+        threads: 1,
+        stop: Some(stop),
+    };
+    let answer = crate::mate::opponent_threat(pos, &budget, searcher.mate_table());
+    let threat = matches!(answer.verdict, crate::mate::Verdict::Mate(_));
+    (threat, answer.nodes)
 }
 
 /// Runs the safety net ([`super::safety`]) on the chosen turn; the search
@@ -186,6 +233,28 @@ mod tests {
             let style = Style::default();
             play(&mut Searcher::new(4), pos, limits, style, &stop, |_| {})
         });
+    }
+
+    #[test]
+    fn the_threat_look_sees_a_mate_after_a_pass_and_never_passes_from_check() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let searcher = Searcher::new(4);
+        let limits = Limits::default();
+        let look = |text: &str| {
+            let pos = fen::parse(text, Rules::Italian).unwrap();
+            threatened(&pos, &limits, Instant::now(), &stop, &searcher).0
+        };
+        // Black passes: White's five moves mate (Nd6 or Nf6 and the rest).
+        assert!(look(
+            "rnbqkbnr/pppppppp/8/8/3PN3/8/PPP1PPPP/R1BQKBNR b KQkq - 0 4"
+        ));
+        assert!(!look(
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        ));
+        // In check (the queen on d1): passing would let Black take the king.
+        assert!(!look(
+            "rnbNkbnr/pp2pppp/8/8/8/8/PPPP1PPP/RNBqKB1R w KQkq - 0 5"
+        ));
     }
 
     #[test]

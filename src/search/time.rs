@@ -21,6 +21,20 @@ const DEFAULT_TURNS_TO_GO: u32 = 12;
 /// Part of the time budget the search uses when the safety net runs after
 /// it, in percent.
 const SEARCH_TIME_SHARE: u32 = 60;
+/// The search's part when the opponent threatens mate: most turns then
+/// lose, and the net's proofs decide the turn (bench/strength.md).
+const THREATENED_SEARCH_SHARE: u32 = 25;
+/// A threatened search keeps at least the usual share of this much of the
+/// budget: in short budgets it would otherwise finish no iteration.
+const THREATENED_MIN_SEARCH: Duration = Duration::from_millis(100);
+
+/// Part of the time budget, in percent, that the turn keeps in reserve
+/// for what follows the net's last check (returning, printing `bestmove`)
+/// and for a loaded machine's scheduling: the answer is due by the budget,
+/// which already leaves `Move Overhead` before the limit.
+const RESERVE_SHARE: u32 = 3;
+/// The reserve is at most this much.
+const MAX_RESERVE: Duration = Duration::from_millis(50);
 
 /// Whether the safety net checks the search's turn (and so takes the rest
 /// of the time).
@@ -30,6 +44,25 @@ pub enum Net {
     Off,
     /// The search has [`SEARCH_TIME_SHARE`] percent; the net the rest.
     After,
+    /// The opponent threatens mate: the search has
+    /// [`THREATENED_SEARCH_SHARE`] percent; the net the rest.
+    Threatened,
+}
+
+impl Net {
+    /// The search's part of the turn's budget, in percent.
+    fn search_share(self) -> u32 {
+        match self {
+            Net::Off => 100,
+            Net::After => SEARCH_TIME_SHARE,
+            Net::Threatened => THREATENED_SEARCH_SHARE,
+        }
+    }
+
+    /// The search's part of `go nodes N` (the net gets what it leaves).
+    pub fn search_nodes(self, nodes: u64) -> u64 {
+        nodes / 100 * u64::from(self.search_share())
+    }
 }
 
 /// The one time plan of a turn, computed once when `go` arrives: the
@@ -47,13 +80,15 @@ pub struct TimePlan {
 pub fn plan(limits: &Limits, started: Instant, net: Net) -> TimePlan {
     let budget = budget(limits);
     let share = |t: Duration| match net {
-        Net::Off => t,
-        Net::After => t * SEARCH_TIME_SHARE / 100,
+        Net::Threatened => (t * net.search_share() / 100)
+            .max((t * SEARCH_TIME_SHARE / 100).min(THREATENED_MIN_SEARCH)),
+        _ => t * net.search_share() / 100,
     };
+    let whole = |t: Duration| t - (t * RESERVE_SHARE / 100).min(MAX_RESERVE);
     TimePlan {
-        soft: budget.soft.map(|t| started + share(t)),
-        hard: budget.hard.map(|t| started + share(t)),
-        turn: budget.hard.map(|t| started + t),
+        soft: budget.soft.map(|t| started + share(whole(t))),
+        hard: budget.hard.map(|t| started + share(whole(t))),
+        turn: budget.hard.map(|t| started + whole(t)),
     }
 }
 
@@ -133,6 +168,30 @@ mod tests {
             let hard = b.hard.unwrap();
             assert!(b.soft.unwrap() <= hard);
             assert!(hard <= ms(left / 2).max(ms(1)), "{left}: {hard:?}");
+        }
+    }
+
+    #[test]
+    fn the_whole_turn_ends_before_the_budget_with_a_reserve() {
+        let started = Instant::now();
+        for (movetime, net) in [
+            (1, Net::Off),
+            (100, Net::After),
+            (1000, Net::After),
+            (60_000, Net::Off),
+        ] {
+            let limits = Limits {
+                movetime: Some(ms(movetime)),
+                ..Limits::default()
+            };
+            let plan = plan(&limits, started, net);
+            let budget = started + budget(&limits).hard.unwrap();
+            let turn = plan.turn.unwrap();
+            assert!(turn <= budget && turn + MAX_RESERVE >= budget, "{movetime}");
+            assert!(plan.hard.unwrap() <= turn && plan.soft.unwrap() <= turn);
+            if movetime >= 100 {
+                assert!(turn < budget, "{movetime}: no reserve");
+            }
         }
     }
 
