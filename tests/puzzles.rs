@@ -116,7 +116,7 @@ fn pick_and_rate_answer_in_json_and_bad_input_is_named() {
     let o = crescendo(&["puzzles", "pick", "--rating", "1500", "--file", file]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let p: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert_eq!(p["format"], "crescendo-puzzle-1");
+    assert_eq!(p["format"], "crescendo-puzzle-2");
     let id = p["id"].as_str().unwrap().to_string();
     let rate = |player: &'static str, puzzle, solved: &'static str| {
         let args = ["--player", player, "--puzzle", puzzle, "--solved", solved];
