@@ -29,6 +29,18 @@ pub enum PuzzlesCommand {
     Pick(PickArgs),
     /// The Glicko-2 update of player and puzzle after an attempt (JSON).
     Rate(RateArgs),
+    /// Join puzzle files (shards, reruns) of one generation: one file, each id once.
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Puzzle files, one per shard or run, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the merged puzzles here (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -107,7 +119,37 @@ pub fn run(args: &PuzzlesArgs) -> CliResult {
         PuzzlesCommand::Check(a) => check(a),
         PuzzlesCommand::Pick(a) => pick(a),
         PuzzlesCommand::Rate(a) => rate(a),
+        PuzzlesCommand::Merge(a) => merge(a),
     }
+}
+
+fn merge(a: &MergeArgs) -> CliResult {
+    let merged = puzzles::merge(&a.files)?;
+    let mut text = String::new();
+    for p in &merged.puzzles {
+        text.push_str(&p.to_line());
+        text.push('\n');
+    }
+    let to = match &a.out {
+        Some(path) => {
+            std::fs::write(path, &text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            path.display().to_string()
+        }
+        None => {
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write the output: {e}"))?;
+            "standard output".into()
+        }
+    };
+    eprintln!(
+        "{} puzzles from {} files written to {to} ({} duplicate ids dropped)",
+        merged.puzzles.len(),
+        a.files.len(),
+        merged.duplicates
+    );
+    Ok(())
 }
 
 /// A shipped file: relative to the working directory, else to the source tree.

@@ -10,11 +10,13 @@
 //! - glicko.rs: Glicko-2 (Glickman's paper)
 //! - pick.rs, solve.rs: serving a puzzle, judging an attempt
 //! - check.rs: verifying a record
+//! - merge.rs: joining the files of a run's shards
 
 mod calibrate;
 mod check;
 mod generate;
 mod glicko;
+mod merge;
 mod pick;
 mod record;
 mod settings;
@@ -28,6 +30,7 @@ pub use generate::{
     GameYield, MAX_TURN, OPENING_TURNS, PLAY_NODES, Reject, SCAN_NODES, game, make_puzzle, record,
 };
 pub use glicko::{Game, MAX_DEVIATION, MIN_DEVIATION, Rating, TAU, attempt, update};
+pub use merge::{Merged, merge};
 pub use pick::{MIN_WINDOW, Pick, pick};
 pub use record::{Attempt, Calibration, FORMAT, Puzzle, Source, puzzle_id, read_file};
 pub use settings::Settings;
