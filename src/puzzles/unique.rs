@@ -286,7 +286,19 @@ mod tests {
             assert_eq!(s.lines.len(), distinct);
             for line in &s.lines {
                 assert!(mate::is_mating_line(&pos, line));
+                // Any mating line tried first: the same count, and it
+                // comes first.
+                let from = solutions_up_to(&pos, line, u64::MAX, usize::MAX, &tt);
+                assert_eq!(from.distinct, Some(distinct), "{text} {rules}");
+                assert_eq!(from.lines[0], *line);
+                assert!(from.nodes <= s.nodes, "{} > {}", from.nodes, s.nodes);
             }
+            // A line that does not mate is no hint.
+            let wrong = &all.lines[0][..1];
+            assert_eq!(
+                solutions_up_to(&pos, wrong, u64::MAX, usize::MAX, &tt).distinct,
+                Some(distinct)
+            );
         }
     }
 
