@@ -33,7 +33,9 @@ pub use referee::{
     GameResult, GameSettings, NODES_TURN_TIMEOUT, Outcome, Refereed, Start, Termination,
     TimeControl, play_game,
 };
-pub use results::{EngineSetup, MatchSetup, PairRecord, merge_results, read_results};
+pub use results::{
+    EngineSetup, MatchSetup, PairRecord, merge_results, read_results, setup_difference,
+};
 pub use runner::{GameReport, MatchConfig, MatchSummary, OpeningSource, SprtState, run_match};
-pub use shard::Shard;
+pub use shard::{Shard, index_seed};
 pub use stats::{Sprt, Tally};

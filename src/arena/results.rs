@@ -96,12 +96,16 @@ impl MatchSetup {
 
     /// The first difference from `other`, as `what: this vs that`.
     pub fn difference(&self, other: &MatchSetup) -> Option<String> {
-        let (a, b) = (
-            serde_json::to_value(self).ok()?,
-            serde_json::to_value(other).ok()?,
-        );
-        first_difference("", &a, &b)
+        setup_difference(self, other)
     }
+}
+
+/// The first difference between two setups (anything serialisable: a
+/// match's, a puzzle generation's), as `what: this vs that`, the path in
+/// the JSON form (`engines[0].options`).
+pub fn setup_difference<T: Serialize>(a: &T, b: &T) -> Option<String> {
+    let (a, b) = (serde_json::to_value(a).ok()?, serde_json::to_value(b).ok()?);
+    first_difference("", &a, &b)
 }
 
 /// The limits for people: `10+0.1`, `movetime 200ms`, `nodes 5000`, or per

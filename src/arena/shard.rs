@@ -23,7 +23,24 @@ impl Shard {
 
     /// Does pair `pair` (0-based) belong to this shard?
     pub fn has_pair(self, pair: u32) -> bool {
-        pair % self.count == self.index
+        self.has(u64::from(pair))
+    }
+
+    /// Does item `index` (0-based: a pair, a puzzle generation's game)
+    /// belong to this shard?
+    pub fn has(self, index: u64) -> bool {
+        index % u64::from(self.count) == u64::from(self.index)
+    }
+
+    /// This shard's first item at or after `index`.
+    pub fn first_from(self, index: u64) -> u64 {
+        let (n, k) = (u64::from(self.count), u64::from(self.index));
+        index + (k + n - index % n) % n
+    }
+
+    /// Items between two of this shard's (N).
+    pub fn step(self) -> u64 {
+        u64::from(self.count)
     }
 
     /// The pairs of this shard among the first `pairs`, in order.
@@ -68,11 +85,16 @@ impl FromStr for Shard {
     }
 }
 
-/// The seed of pair `pair` of the match seeded `seed`: two rounds of
-/// SplitMix64, so that neighbouring pairs (and neighbouring match seeds)
-/// get unrelated streams.
+/// The seed of pair `pair` of the match seeded `seed`.
 pub fn pair_seed(seed: u64, pair: u32) -> u64 {
-    splitmix64(splitmix64(seed) ^ u64::from(pair))
+    index_seed(seed, u64::from(pair))
+}
+
+/// The seed of item `index` (a pair, a game) of a run seeded `seed`: two
+/// rounds of SplitMix64, so that neighbouring items (and neighbouring run
+/// seeds) get unrelated streams, whichever shard or machine plays them.
+pub fn index_seed(seed: u64, index: u64) -> u64 {
+    splitmix64(splitmix64(seed) ^ index)
 }
 
 fn splitmix64(x: u64) -> u64 {
@@ -100,6 +122,9 @@ mod tests {
         assert_eq!(shards[1].pairs(10).collect::<Vec<_>>(), [1, 5, 9]);
         assert_eq!(shards[1].to_string(), "2/4");
         assert!(Shard::WHOLE.is_whole() && Shard::WHOLE.pairs(3).count() == 3);
+        let s = shards[2]; // 3/4: items 2, 6, 10, ...
+        assert_eq!([0, 2, 3, 6, 7].map(|i| s.first_from(i)), [2, 2, 6, 6, 10]);
+        assert!(s.has(10) && !s.has(11) && s.step() == 4);
     }
 
     #[test]

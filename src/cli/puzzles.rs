@@ -3,9 +3,10 @@
 
 use super::{CliResult, parse_rules};
 use clap::{Args, Subcommand};
+use crescendo::arena::Shard;
 use crescendo::chess::Rules;
 use crescendo::mate::MateTable;
-use crescendo::puzzles::{self, Puzzle, Rating, Reject};
+use crescendo::puzzles::{self, Puzzle, Rating, Reject, Settings};
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
@@ -28,6 +29,18 @@ pub enum PuzzlesCommand {
     Pick(PickArgs),
     /// The Glicko-2 update of player and puzzle after an attempt (JSON).
     Rate(RateArgs),
+    /// Join puzzle files (shards, reruns) of one generation: one file, each id once.
+    Merge(MergeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// Puzzle files, one per shard or run, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Write the merged puzzles here (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -48,10 +61,15 @@ pub struct GenerateArgs {
     /// The file to append to (default puzzles/RULES.jsonl).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Stop after this many games even if fewer puzzles were found (for
-    /// tests and measurements).
+    /// The run is games 0..G of the seed (all shards together): stop after
+    /// them even if fewer puzzles were found (a resumed run plays those
+    /// not yet played).
     #[arg(long)]
     pub games: Option<u64>,
+    /// Play only shard K of N (1 <= K <= N): the games g with g mod N = K-1,
+    /// each as the unsharded run plays it (`puzzles merge` joins the files).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 }
 
 #[derive(Args, Debug)]
@@ -101,7 +119,37 @@ pub fn run(args: &PuzzlesArgs) -> CliResult {
         PuzzlesCommand::Check(a) => check(a),
         PuzzlesCommand::Pick(a) => pick(a),
         PuzzlesCommand::Rate(a) => rate(a),
+        PuzzlesCommand::Merge(a) => merge(a),
     }
+}
+
+fn merge(a: &MergeArgs) -> CliResult {
+    let merged = puzzles::merge(&a.files)?;
+    let mut text = String::new();
+    for p in &merged.puzzles {
+        text.push_str(&p.to_line());
+        text.push('\n');
+    }
+    let to = match &a.out {
+        Some(path) => {
+            std::fs::write(path, &text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            path.display().to_string()
+        }
+        None => {
+            std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write the output: {e}"))?;
+            "standard output".into()
+        }
+    };
+    eprintln!(
+        "{} puzzles from {} files written to {to} ({} duplicate ids dropped)",
+        merged.puzzles.len(),
+        a.files.len(),
+        merged.duplicates
+    );
+    Ok(())
 }
 
 /// A shipped file: relative to the working directory, else to the source tree.
@@ -134,18 +182,28 @@ fn generate(a: &GenerateArgs) -> CliResult {
     } else {
         Vec::new()
     };
+    let settings = Settings::of(a.rules);
+    if let Some((line, why)) = existing
+        .iter()
+        .find_map(|(l, p)| settings.difference(&p.settings).map(|why| (l, why)))
+    {
+        return Err(format!(
+            "{}:{line} is from another generation ({why}): give another --out file",
+            out.display()
+        ));
+    }
+    let shard = a.shard.unwrap_or(Shard::WHOLE);
     let mut ids: HashSet<String> = existing.iter().map(|(_, p)| p.id.clone()).collect();
-    let have = existing
-        .iter()
-        .filter(|(_, p)| p.rules == a.rules.name())
-        .count();
-    // Resume after the last game of this seed and rule set already written.
-    let mut next_game = existing
-        .iter()
-        .filter(|(_, p)| p.rules == a.rules.name() && p.game.seed == a.seed)
-        .map(|(_, p)| p.game.index + 1)
-        .max()
-        .unwrap_or(0);
+    let have = existing.len();
+    // Resume after this shard's last game of this seed already written.
+    let mut next_game = shard.first_from(
+        existing
+            .iter()
+            .filter(|(_, p)| p.game.seed == a.seed && shard.has(p.game.index))
+            .map(|(_, p)| p.game.index + 1)
+            .max()
+            .unwrap_or(0),
+    );
     if have >= a.count {
         eprintln!(
             "{} already holds {have} {} puzzles",
@@ -174,20 +232,23 @@ fn generate(a: &GenerateArgs) -> CliResult {
     );
     let log_lines = !std::io::stderr().is_terminal();
     let pool = pool(a.threads)?;
-    let batch = (a.threads.max(1) * 2) as u64;
+    let batch = a.threads.max(1) * 2;
     let started = Instant::now();
     let (mut written, mut games, mut candidates) = (0usize, 0u64, 0u32);
     let mut rejected: Vec<Reject> = Vec::new();
-    let last_game = a.games.map_or(u64::MAX, |g| next_game.saturating_add(g));
+    let last_game = a.games.unwrap_or(u64::MAX);
     while written < wanted && next_game < last_game {
-        let range = next_game..(next_game + batch).min(last_game);
+        let range: Vec<u64> = (next_game..last_game)
+            .step_by(shard.step() as usize)
+            .take(batch)
+            .collect();
+        next_game = range.last().map_or(last_game, |&g| g + shard.step());
         let yields: Vec<_> = pool.install(|| {
             range
                 .into_par_iter()
                 .map(|i| puzzles::game(a.rules, a.seed, i))
                 .collect()
         });
-        next_game = (next_game + batch).min(last_game);
         let mut text = String::new();
         for y in yields {
             games += 1;

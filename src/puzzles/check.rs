@@ -22,6 +22,12 @@ pub fn verify(p: &Puzzle, tt: &MateTable) -> Result<(), String> {
     if id != p.id {
         return Err(format!("id {} (expected {id})", p.id));
     }
+    if p.settings.rules != p.rules {
+        return Err(format!(
+            "settings.rules '{}' is not the record's rules '{}'",
+            p.settings.rules, p.rules
+        ));
+    }
     if p.side != pos.side_to_move().name() {
         return Err(format!("side '{}' is not the side to move", p.side));
     }
@@ -43,7 +49,7 @@ pub fn verify(p: &Puzzle, tt: &MateTable) -> Result<(), String> {
             p.solution_san
         ));
     }
-    let sols = solutions(&pos, ALL_NODES, tt);
+    let sols = solutions(&pos, &line, ALL_NODES, tt);
     match sols.distinct {
         None => return Err("solutions: unknown (the enumeration did not finish)".into()),
         Some(n) if n as u32 != p.solutions => {

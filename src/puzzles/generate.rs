@@ -5,13 +5,22 @@
 //!
 //! Everything depends only on the seed and the game's number (node budgets,
 //! no clock; each game its own tables; fresh tables for the tests that
-//! define a puzzle), so a seed gives the same puzzles on any number of
-//! threads.
+//! define a puzzle; the game's random stream from [`index_seed`]), so a
+//! seed gives the same puzzles on any number of threads, and shards of the
+//! game numbers on any machines give, together, the unsharded run's.
+//!
+//! The tests run cheapest first, and the dear ones only on what the cheap
+//! ones let through (bench/puzzles.md has the profile): material (free)
+//! before the scan, the 2 000-node triviality test before the enumeration,
+//! the enumeration (which rejects most candidates) before the finder's
+//! fresh-table count, the levels' calibration last, on kept puzzles only.
 
 use super::calibrate::{LEVEL_RATINGS, calibrate};
 use super::record::{FORMAT, Puzzle, Source, puzzle_id};
+use super::settings::Settings;
 use super::themes::Themes;
 use super::unique::{self, ALL_NODES, FIND_NODES};
+use crate::arena::index_seed;
 use crate::chess::notation::{self, GameRecord};
 use crate::chess::status::{Undecided, status_with};
 use crate::chess::{Move, Position, Rules, fen};
@@ -28,14 +37,21 @@ pub const OPENING_TURNS: u32 = 2;
 pub const MAX_TURN: u32 = 14;
 /// Nodes of the scan "does the side to move mate?" at every turn start.
 pub const SCAN_NODES: u64 = 300_000;
-/// Search nodes per turn of the players (on top of each level's own cap).
-pub const PLAY_NODES: u64 = 30_000;
+/// Nodes per turn of the players, everything included (`go nodes`: the
+/// root mate check, the search, the safety net; each level's own caps
+/// apply below it). Small on purpose: games are the generator's largest
+/// cost, and weak players miss mates, so their games go on through more
+/// turn starts with a mate (bench/puzzles.md: 30 000 nodes gave 7 puzzles
+/// from 200 games, 3 000 gave 11, at a quarter of the time).
+pub const PLAY_NODES: u64 = 3_000;
 
 /// Why a candidate was not kept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reject {
     /// No mate within [`FIND_NODES`] on a fresh table.
     NoMate,
+    /// The side to move is more than [`unique::MAX_ADVANTAGE`] ahead: a turn
+    /// start not scanned at all (whether it has a mate does not matter).
     Crushing,
     Trivial,
     /// The enumeration did not finish.
@@ -47,15 +63,18 @@ pub enum Reject {
 #[derive(Clone, Debug, Default)]
 pub struct GameYield {
     pub puzzles: Vec<Puzzle>,
-    /// Turn starts with a mate seen by the scan.
+    /// Turn starts with a mate seen by the scan (crushing ones not scanned).
     pub candidates: u32,
     pub rejected: Vec<Reject>,
 }
 
-/// The puzzle at `pos` (a turn start), or why not. `history` is the game
-/// before it from the start position.
+/// The puzzle at `pos` (a turn start where `line` mates), or why not.
+/// `history` is the game before it from the start position. The record's
+/// solution is `line`: `puzzles check` enumerates from it as this did, so
+/// it repeats the very same count.
 pub fn make_puzzle(
     pos: &Position,
+    line: &[Move],
     history: &[Move],
     source: (u64, u64, &str, &str),
     tt: &MateTable,
@@ -66,17 +85,17 @@ pub fn make_puzzle(
     if unique::trivial(pos, tt) {
         return Err(Reject::Trivial);
     }
-    let (line, nodes) = unique::find(pos, FIND_NODES, tt);
-    let Some(line) = line else {
-        return Err(Reject::NoMate);
-    };
-    let sols = unique::solutions(pos, ALL_NODES, tt);
+    let sols = unique::solutions(pos, line, ALL_NODES, tt);
     match sols.distinct {
         None => return Err(Reject::Unknown),
         Some(1) => {}
         Some(_) => return Err(Reject::Several),
     }
-    Ok(record(pos, &line, nodes, history, source, tt))
+    let (found, nodes) = unique::find(pos, FIND_NODES, tt);
+    if found.is_none() {
+        return Err(Reject::NoMate);
+    }
+    Ok(record(pos, line, nodes, history, source, tt))
 }
 
 /// The record of a puzzle at `pos` with the mating `line` (found by the
@@ -106,6 +125,7 @@ pub fn record(
     Puzzle {
         format: FORMAT.into(),
         id: puzzle_id(&fen_text, pos.rules()),
+        settings: Settings::of(pos.rules()),
         fen: fen_text,
         rules: pos.rules().name().into(),
         side: pos.side_to_move().name().into(),
@@ -132,7 +152,7 @@ pub fn record(
 
 /// Game `index` of `seed`'s sequence under `rules`, and the puzzles it gives.
 pub fn game(rules: Rules, seed: u64, index: u64) -> GameYield {
-    let mut rng = Rng::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index.wrapping_add(1));
+    let mut rng = Rng::new(index_seed(seed, index));
     let levels = [0, 1].map(|_| LEVEL_RATINGS[rng.below(LEVEL_RATINGS.len())].0);
     let mut out = GameYield::default();
     let mut pos = Position::startpos(rules);
@@ -161,11 +181,14 @@ pub fn game(rules: Rules, seed: u64, index: u64) -> GameYield {
         if status.is_over() {
             break;
         }
-        let scan = mate::find_mate(&pos, &Budget::nodes(SCAN_NODES), &scan_table);
-        if scan.line().is_some() {
+        if unique::crushing(&pos) {
+            out.rejected.push(Reject::Crushing);
+        } else if let Some(line) =
+            mate::find_mate(&pos, &Budget::nodes(SCAN_NODES), &scan_table).line()
+        {
             out.candidates += 1;
             let source = (seed, index, levels[0], levels[1]);
-            match make_puzzle(&pos, &history, source, &test_table) {
+            match make_puzzle(&pos, line, &history, source, &test_table) {
                 Ok(p) => out.puzzles.push(p),
                 Err(r) => out.rejected.push(r),
             }

@@ -2,6 +2,7 @@
 //! move order, rated with Glicko-2 and served by the player's rating.
 //!
 //! - record.rs: the JSON-lines record and its id
+//! - settings.rs: what decides a run's puzzles besides the seed
 //! - generate.rs: self-play at the levels, the candidates, the tests
 //! - unique.rs: mate, uniqueness by final position, triviality
 //! - themes.rs: themes computed from the solution
@@ -9,13 +10,16 @@
 //! - glicko.rs: Glicko-2 (Glickman's paper)
 //! - pick.rs, solve.rs: serving a puzzle, judging an attempt
 //! - check.rs: verifying a record
+//! - merge.rs: joining the files of a run's shards
 
 mod calibrate;
 mod check;
 mod generate;
 mod glicko;
+mod merge;
 mod pick;
 mod record;
+mod settings;
 mod solve;
 mod themes;
 mod unique;
@@ -23,11 +27,13 @@ mod unique;
 pub use calibrate::{LEVEL_DEVIATION, LEVEL_RATINGS, TIE_BREAK_POINTS, level_nodes};
 pub use check::verify;
 pub use generate::{
-    GameYield, MAX_TURN, PLAY_NODES, Reject, SCAN_NODES, game, make_puzzle, record,
+    GameYield, MAX_TURN, OPENING_TURNS, PLAY_NODES, Reject, SCAN_NODES, game, make_puzzle, record,
 };
 pub use glicko::{Game, MAX_DEVIATION, MIN_DEVIATION, Rating, TAU, attempt, update};
+pub use merge::{Merged, merge};
 pub use pick::{MIN_WINDOW, Pick, pick};
 pub use record::{Attempt, Calibration, FORMAT, Puzzle, Source, puzzle_id, read_file};
+pub use settings::Settings;
 pub use solve::{Solve, judge};
 pub use themes::{NAMES as THEMES, Themes};
 pub use unique::{

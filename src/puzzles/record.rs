@@ -3,11 +3,12 @@
 //! a GUI can read without the engine). Documented in README.md ("Puzzles").
 
 use super::glicko::Rating;
+use super::settings::Settings;
 use crate::chess::{Move, Position, Rules, fen, notation};
 use serde::{Deserialize, Serialize};
 
 /// The value of every record's `format` field.
-pub const FORMAT: &str = "crescendo-puzzle-1";
+pub const FORMAT: &str = "crescendo-puzzle-2";
 
 /// A "mate in this turn" puzzle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -16,6 +17,8 @@ pub struct Puzzle {
     pub format: String,
     /// [`puzzle_id`] of `fen` and `rules`.
     pub id: String,
+    /// The generation settings (rules and every parameter but the seed).
+    pub settings: Settings,
     /// The position at the start of the turn (progressive FEN).
     pub fen: String,
     /// `italian` or `scottish`.
@@ -126,13 +129,15 @@ impl Puzzle {
         serde_json::to_string(self).expect("a puzzle serialises")
     }
 
-    /// Parses one JSON line.
+    /// Parses one JSON line (the format first, so that a record of another
+    /// version is named as such and not as a missing field).
     pub fn from_line(text: &str) -> Result<Puzzle, String> {
-        let p: Puzzle = serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
-        if p.format != FORMAT {
-            return Err(format!("format '{}' (expected {FORMAT})", p.format));
+        let v: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+        if v["format"] != FORMAT {
+            return Err(format!("format {} (expected {FORMAT})", v["format"]));
         }
-        Ok(p)
+        serde_json::from_value(v).map_err(|e| format!("bad record: {e}"))
     }
 }
 

@@ -42,15 +42,35 @@ pub const CAP: usize = 2;
 /// from it, and left at once when it proves none. Within `nodes` nodes of
 /// the finder (and the moves tried), reading and filling `tt` (cleared
 /// first).
-pub fn solutions(pos: &Position, nodes: u64, tt: &MateTable) -> Solutions {
-    solutions_up_to(pos, nodes, CAP, tt)
+///
+/// `known` is a mating line when one is known (the finder's, a record's
+/// solution), else empty: its moves are tried first, so the first final
+/// position is reached at once and the search backtracks from the bottom of
+/// the turn, where the alternatives are cheap to refute and where a second
+/// mate usually is (another mating move, another promotion piece, a spare
+/// tempo); the root need not be proved again. The order changes the cost,
+/// never the count: the enumeration is complete either way.
+pub fn solutions(pos: &Position, known: &[Move], nodes: u64, tt: &MateTable) -> Solutions {
+    solutions_up_to(pos, known, nodes, CAP, tt)
 }
 
 /// [`solutions`], counting up to `cap`.
-pub fn solutions_up_to(pos: &Position, nodes: u64, cap: usize, tt: &MateTable) -> Solutions {
+pub fn solutions_up_to(
+    pos: &Position,
+    known: &[Move],
+    nodes: u64,
+    cap: usize,
+    tt: &MateTable,
+) -> Solutions {
     tt.clear();
+    let known = if mate::is_mating_line(pos, known) {
+        known
+    } else {
+        &[]
+    };
     let mut e = Enumeration {
         cap,
+        known,
         tt,
         left: nodes,
         used: 0,
@@ -60,13 +80,17 @@ pub fn solutions_up_to(pos: &Position, nodes: u64, cap: usize, tt: &MateTable) -
         line: Vec::new(),
         aborted: false,
     };
-    let root = mate::find_mate(pos, &Budget::nodes(nodes), tt);
-    e.spend(root.nodes);
-    match root.verdict {
-        Verdict::Unknown => e.aborted = true,
-        Verdict::NoMate => {}
-        Verdict::Mate(_) => {
-            e.visit(pos);
+    if !known.is_empty() {
+        e.visit(pos);
+    } else {
+        let root = mate::find_mate(pos, &Budget::nodes(nodes), tt);
+        e.spend(root.nodes);
+        match root.verdict {
+            Verdict::Unknown => e.aborted = true,
+            Verdict::NoMate => {}
+            Verdict::Mate(_) => {
+                e.visit(pos);
+            }
         }
     }
     Solutions {
@@ -78,6 +102,8 @@ pub fn solutions_up_to(pos: &Position, nodes: u64, cap: usize, tt: &MateTable) -
 
 struct Enumeration<'a> {
     cap: usize,
+    /// A mating line whose moves go first (see [`solutions`]).
+    known: &'a [Move],
     tt: &'a MateTable,
     left: u64,
     used: u64,
@@ -106,7 +132,15 @@ impl Enumeration<'_> {
     /// The final positions of the mates from `pos` (a position with a mate).
     fn visit(&mut self, pos: &Position) -> Vec<[u64; 4]> {
         let mut here: Vec<[u64; 4]> = Vec::new();
-        for &mv in legal_moves(pos).iter() {
+        let mut moves: Vec<Move> = legal_moves(pos).iter().copied().collect();
+        let depth = self.line.len();
+        if depth < self.known.len()
+            && self.line[..] == self.known[..depth]
+            && let Some(i) = moves.iter().position(|&m| m == self.known[depth])
+        {
+            moves[..=i].rotate_right(1);
+        }
+        for mv in moves {
             if self.done() {
                 break;
             }
@@ -222,14 +256,14 @@ mod tests {
             ("4k3/8/8/8/8/8/8/R3K3 w - - 0 2", 0),
         ] {
             let pos = fen::parse(text, Rules::Italian).unwrap();
-            let s = solutions(&pos, u64::MAX, &tt);
+            let s = solutions(&pos, &[], u64::MAX, &tt);
             assert_eq!(s.distinct, Some(expected), "{text}: {:?}", s.lines);
             assert_eq!(reference(&pos).min(CAP), expected, "{text}");
             assert_eq!(s.lines.len(), expected, "{text}");
         }
         // An enumeration cut short is unknown, not unique.
         let pos = fen::parse("6k1/5ppp/8/8/8/8/P7/R5K1 w - - 0 3", Rules::Italian).unwrap();
-        assert_eq!(solutions(&pos, 10, &tt).distinct, None);
+        assert_eq!(solutions(&pos, &[], 10, &tt).distinct, None);
     }
 
     #[test]
@@ -247,12 +281,24 @@ mod tests {
             let all = mate::find_all_mates(&pos, &Budget::default(), &tt);
             let distinct = reference(&pos);
             assert!(all.lines.len() > distinct, "{text}: no transposition");
-            let s = solutions_up_to(&pos, u64::MAX, usize::MAX, &tt);
+            let s = solutions_up_to(&pos, &[], u64::MAX, usize::MAX, &tt);
             assert_eq!(s.distinct, Some(distinct), "{text} {rules}");
             assert_eq!(s.lines.len(), distinct);
             for line in &s.lines {
                 assert!(mate::is_mating_line(&pos, line));
+                // Any mating line tried first: the same count, and it
+                // comes first.
+                let from = solutions_up_to(&pos, line, u64::MAX, usize::MAX, &tt);
+                assert_eq!(from.distinct, Some(distinct), "{text} {rules}");
+                assert_eq!(from.lines[0], *line);
+                assert!(from.nodes <= s.nodes, "{} > {}", from.nodes, s.nodes);
             }
+            // A line that does not mate is no hint.
+            let wrong = &all.lines[0][..1];
+            assert_eq!(
+                solutions_up_to(&pos, wrong, u64::MAX, usize::MAX, &tt).distinct,
+                Some(distinct)
+            );
         }
     }
 
