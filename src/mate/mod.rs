@@ -128,6 +128,7 @@ pub struct AllMates {
 fn shared_for<'a>(budget: &Budget<'a>, tt: &'a MateTable) -> Shared<'a> {
     Shared {
         tt,
+        generation: tt.begin(),
         stop: budget.stop,
         done: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
@@ -154,6 +155,15 @@ pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
         return Answer {
             verdict: Verdict::NoMate,
             nodes: 1,
+            elapsed: started.elapsed(),
+        };
+    }
+    // A repeated question: an earlier query proved this very position. (Its
+    // other proofs are not used: see `tt`.)
+    if tt.proved_ever(pos.key()) {
+        return Answer {
+            verdict: Verdict::NoMate,
+            nodes: 0,
             elapsed: started.elapsed(),
         };
     }
@@ -243,7 +253,7 @@ fn search_racing(pos: &Position, shared: &Shared, threads: usize) -> (Outcome, V
 /// being searched (in another move order, meeting the other thread's proofs
 /// in the shared table), so no thread idles while the hardest branch runs.
 fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome, Vec<Move>) {
-    if shared.tt.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
+    if shared.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
         return (Outcome::NoMate, Vec::new());
     }
     let mut moves = legal_moves(pos);
@@ -313,7 +323,7 @@ fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome,
         Some(line) => (Outcome::Mate, line),
         None if aborted.load(Ordering::Relaxed) => (Outcome::Aborted, Vec::new()),
         None => {
-            shared.tt.store_none(pos.key());
+            shared.store_none(pos.key());
             (Outcome::NoMate, Vec::new())
         }
     }
@@ -374,9 +384,9 @@ pub fn mates_this_turn(pos: &Position, nodes: u64) -> Option<bool> {
         static TABLE: MateTable = MateTable::new(4);
     }
     TABLE.with(|tt| {
-        // The answer must depend on the position and the budget alone: proofs
-        // left from earlier calls (other games of a match) would let the same
-        // question finish within the budget one time and not another.
+        // The answer must depend on the position and the budget alone: a
+        // proof of this very position left from an earlier call (another
+        // game of a match) would answer at once one time and not another.
         tt.clear();
         find_mate(pos, &Budget::nodes(nodes), tt).verdict.mates()
     })
