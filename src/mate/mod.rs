@@ -16,8 +16,14 @@
 //! this turn start mate?", the safety net, the ten-quiet-turns rule, `go
 //! mate`, the opponent's threat (the mover passes), the CLI and the benches.
 //! Every caller gives a [`Budget`] (nodes, deadline, threads, stop flag) and
-//! a [`MateTable`] it owns, so that proofs of "no mate" are reused across
-//! calls, and gets an [`Answer`].
+//! a [`MateTable`] it owns, so that a repeated question is answered from an
+//! earlier proof, and gets an [`Answer`].
+//!
+//! The budget only says where the search stops, never what it does first:
+//! on one thread a search that finishes within B nodes gives the same
+//! answer, after the same nodes, under every larger limit, and a table
+//! already used by other questions searches exactly as a fresh one (see
+//! `tt`). With more threads the order of work depends on their timing.
 
 pub(crate) mod bounds;
 mod search;
@@ -461,6 +467,43 @@ mod tests {
             ..Budget::nodes(0)
         };
         assert_eq!(find_mate(&pos, &stopped, &table).verdict, Verdict::Unknown);
+    }
+
+    #[test]
+    fn a_repeated_question_is_answered_from_the_earlier_proof() {
+        // K+B+N cannot mate this king within 7 moves: a search of thousands
+        // of nodes proves it.
+        let pos = fen::parse("8/8/3N4/8/3B4/1k6/8/1K6 w - - 10 7", Rules::Italian).unwrap();
+        let table = MateTable::new(1);
+        let first = find_mate(&pos, &Budget::default(), &table);
+        assert_eq!(first.verdict, Verdict::NoMate);
+        assert!(first.nodes > 1000, "{}", first.nodes);
+        let again = find_mate(&pos, &Budget::nodes(1), &table);
+        assert_eq!((again.verdict, again.nodes), (Verdict::NoMate, 0));
+        // The other proofs of a query are not used by the next: after a
+        // knight move and after a bishop move the searches meet (the same
+        // two moves in either order), yet the second takes as long as in a
+        // fresh table.
+        let after = |from: &str| {
+            let mv = legal_moves(&pos)
+                .iter()
+                .copied()
+                .find(|m| m.from().to_string() == from)
+                .expect("a move");
+            let mut p = pos.clone();
+            p.play(mv);
+            p
+        };
+        let (knight, bishop) = (after("d6"), after("d4"));
+        let table = MateTable::new(1);
+        assert_eq!(
+            find_mate(&knight, &Budget::default(), &table).verdict,
+            Verdict::NoMate
+        );
+        let warm = find_mate(&bishop, &Budget::default(), &table);
+        let cold = find_mate(&bishop, &Budget::default(), &MateTable::new(1));
+        assert!(cold.nodes > 0);
+        assert_eq!((warm.verdict, warm.nodes), (cold.verdict, cold.nodes));
     }
 
     #[test]
