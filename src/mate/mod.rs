@@ -41,8 +41,9 @@ use std::time::{Duration, Instant};
 /// How much work one query may do. The default is unlimited, one thread.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget<'a> {
-    /// Stop after about this many nodes (`u64::MAX`: no limit; the finder
-    /// counts in small batches).
+    /// Stop once more than this many nodes are counted (`u64::MAX`: no
+    /// limit; the finder counts in small batches, so it may overrun a
+    /// little, but a search of at most this many nodes is never cut).
     pub nodes: u64,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
