@@ -207,5 +207,10 @@ fn verdicts_are_budget_monotone_and_table_independent() {
 fn verdicts_are_budget_monotone_and_table_independent_at_length() {
     let t = check_games(150, 8, 500_000);
     assert!(t.positions >= 7000, "{} positions", t.positions);
-    assert!(t.mates >= 2000 && t.long >= 1000, "{} mates, {} long", t.mates, t.long);
+    assert!(
+        t.mates >= 2000 && t.long >= 1000,
+        "{} mates, {} long",
+        t.mates,
+        t.long
+    );
 }
