@@ -3,11 +3,15 @@
 
 use crescendo::chess::{Move, MoveList, Position, Rules, fen, legal_moves, status};
 use crescendo::mate::{self, Budget, MateTable, Verdict};
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 
 #[path = "support/games.rs"]
 mod games;
+#[path = "support/positions.rs"]
+mod positions;
+
+use positions::random_positions;
 
 fn solve(pos: &Position, tt: &MateTable) -> Verdict {
     mate::find_mate(pos, &Budget::default(), tt).verdict
@@ -20,27 +24,6 @@ fn solve(pos: &Position, tt: &MateTable) -> Verdict {
 fn play_towards_enemy_king(pos: &mut Position, moves: &MoveList, rng: &mut StdRng) {
     let mv = games::towards_enemy_king(pos, moves, rng, 12);
     pos.play(mv);
-}
-
-fn random_positions(rules: Rules, seed: u64, games: usize, max_len: u32) -> Vec<Position> {
-    let mut rng = StdRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::startpos(rules);
-        // Random turns while the turn length stays small enough to brute-force.
-        while pos.turn_length() <= max_len + 1 {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() {
-                break;
-            }
-            if pos.moves_left() <= max_len && rng.random_range(0..3) == 0 {
-                out.push(pos.clone());
-            }
-            let mv = moves.as_slice()[rng.random_range(0..moves.len())];
-            pos.play(mv);
-        }
-    }
-    out
 }
 
 fn compare_with_brute_force(rules: Rules, seed: u64, games: usize, max_len: u32) -> usize {

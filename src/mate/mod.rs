@@ -16,8 +16,14 @@
 //! this turn start mate?", the safety net, the ten-quiet-turns rule, `go
 //! mate`, the opponent's threat (the mover passes), the CLI and the benches.
 //! Every caller gives a [`Budget`] (nodes, deadline, threads, stop flag) and
-//! a [`MateTable`] it owns, so that proofs of "no mate" are reused across
-//! calls, and gets an [`Answer`].
+//! a [`MateTable`] it owns, so that a repeated question is answered from an
+//! earlier proof, and gets an [`Answer`].
+//!
+//! The budget only says where the search stops, never what it does first:
+//! on one thread a search that finishes within B nodes gives the same
+//! answer, after the same nodes, under every larger limit, and a table
+//! already used by other questions searches exactly as a fresh one (see
+//! `tt`). With more threads the order of work depends on their timing.
 
 pub(crate) mod bounds;
 mod search;
@@ -35,8 +41,9 @@ use std::time::{Duration, Instant};
 /// How much work one query may do. The default is unlimited, one thread.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget<'a> {
-    /// Stop after about this many nodes (`u64::MAX`: no limit; the finder
-    /// counts in small batches).
+    /// Stop once more than this many nodes are counted (`u64::MAX`: no
+    /// limit; the finder counts in small batches, so it may overrun a
+    /// little, but a search of at most this many nodes is never cut).
     pub nodes: u64,
     /// Stop at this instant.
     pub deadline: Option<Instant>,
@@ -128,6 +135,7 @@ pub struct AllMates {
 fn shared_for<'a>(budget: &Budget<'a>, tt: &'a MateTable) -> Shared<'a> {
     Shared {
         tt,
+        generation: tt.begin(),
         stop: budget.stop,
         done: AtomicBool::new(false),
         nodes: AtomicU64::new(0),
@@ -154,6 +162,15 @@ pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
         return Answer {
             verdict: Verdict::NoMate,
             nodes: 1,
+            elapsed: started.elapsed(),
+        };
+    }
+    // A repeated question: an earlier query proved this very position. (Its
+    // other proofs are not used: see `tt`.)
+    if tt.proved_ever(pos.key()) {
+        return Answer {
+            verdict: Verdict::NoMate,
+            nodes: 0,
             elapsed: started.elapsed(),
         };
     }
@@ -243,7 +260,7 @@ fn search_racing(pos: &Position, shared: &Shared, threads: usize) -> (Outcome, V
 /// being searched (in another move order, meeting the other thread's proofs
 /// in the shared table), so no thread idles while the hardest branch runs.
 fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome, Vec<Move>) {
-    if shared.tt.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
+    if shared.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
         return (Outcome::NoMate, Vec::new());
     }
     let mut moves = legal_moves(pos);
@@ -313,7 +330,7 @@ fn search_parallel(pos: &Position, shared: &Shared, threads: usize) -> (Outcome,
         Some(line) => (Outcome::Mate, line),
         None if aborted.load(Ordering::Relaxed) => (Outcome::Aborted, Vec::new()),
         None => {
-            shared.tt.store_none(pos.key());
+            shared.store_none(pos.key());
             (Outcome::NoMate, Vec::new())
         }
     }
@@ -374,9 +391,9 @@ pub fn mates_this_turn(pos: &Position, nodes: u64) -> Option<bool> {
         static TABLE: MateTable = MateTable::new(4);
     }
     TABLE.with(|tt| {
-        // The answer must depend on the position and the budget alone: proofs
-        // left from earlier calls (other games of a match) would let the same
-        // question finish within the budget one time and not another.
+        // The answer must depend on the position and the budget alone: a
+        // proof of this very position left from an earlier call (another
+        // game of a match) would answer at once one time and not another.
         tt.clear();
         find_mate(pos, &Budget::nodes(nodes), tt).verdict.mates()
     })
@@ -451,6 +468,43 @@ mod tests {
             ..Budget::nodes(0)
         };
         assert_eq!(find_mate(&pos, &stopped, &table).verdict, Verdict::Unknown);
+    }
+
+    #[test]
+    fn a_repeated_question_is_answered_from_the_earlier_proof() {
+        // K+B+N cannot mate this king within 7 moves: a search of thousands
+        // of nodes proves it.
+        let pos = fen::parse("8/8/3N4/8/3B4/1k6/8/1K6 w - - 10 7", Rules::Italian).unwrap();
+        let table = MateTable::new(1);
+        let first = find_mate(&pos, &Budget::default(), &table);
+        assert_eq!(first.verdict, Verdict::NoMate);
+        assert!(first.nodes > 1000, "{}", first.nodes);
+        let again = find_mate(&pos, &Budget::nodes(1), &table);
+        assert_eq!((again.verdict, again.nodes), (Verdict::NoMate, 0));
+        // The other proofs of a query are not used by the next: after a
+        // knight move and after a bishop move the searches meet (the same
+        // two moves in either order), yet the second takes as long as in a
+        // fresh table.
+        let after = |from: &str| {
+            let mv = legal_moves(&pos)
+                .iter()
+                .copied()
+                .find(|m| m.from().to_string() == from)
+                .expect("a move");
+            let mut p = pos.clone();
+            p.play(mv);
+            p
+        };
+        let (knight, bishop) = (after("d6"), after("d4"));
+        let table = MateTable::new(1);
+        assert_eq!(
+            find_mate(&knight, &Budget::default(), &table).verdict,
+            Verdict::NoMate
+        );
+        let warm = find_mate(&bishop, &Budget::default(), &table);
+        let cold = find_mate(&bishop, &Budget::default(), &MateTable::new(1));
+        assert!(cold.nodes > 0);
+        assert_eq!((warm.verdict, warm.nodes), (cold.verdict, cold.nodes));
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! with the full search, which alone decides "no mate".
 
 use super::bounds;
-use super::tt::MateTable;
+use super::tt::{Generation, MateTable};
 use crate::chess::castle_for;
 use crate::chess::status::is_mated;
 use crate::chess::{Bitboard, Move, MoveKind, MoveList, Position, Role, Square, legal_moves};
@@ -31,7 +31,10 @@ const PASS_MIN_MOVES: u32 = 5;
 const PASS_MAX_PIECES: u32 = 3;
 /// The node budget of each pass in the first round...
 const PASS_FIRST_BUDGET: u64 = 2000;
-/// ...and the full search's budget is this fraction of it.
+/// ...and the full search's budget is this fraction of it. (The schedule
+/// is the same under every limit of the query: the limit only says where
+/// it stops, so a mate found within some node limit is found, the same way
+/// and after the same nodes, within every larger one.)
 const FULL_SHARE: u64 = 4;
 
 /// Does the search of `pos` start with restricted passes?
@@ -42,6 +45,8 @@ pub(crate) fn uses_passes(pos: &Position) -> bool {
 /// What the searchers of one query share.
 pub(crate) struct Shared<'a> {
     pub tt: &'a MateTable,
+    /// This query's generation in `tt`: only its own proofs are probed.
+    pub generation: Generation,
     /// Set from outside (the protocol's `stop`).
     pub stop: Option<&'a AtomicBool>,
     /// Set when some thread found a mate (and more are not wanted).
@@ -53,11 +58,24 @@ pub(crate) struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// A node limit stops the search only once it is exceeded: a search
+    /// that takes exactly `node_limit` nodes finishes.
     fn should_stop(&self) -> bool {
         self.done.load(Ordering::Relaxed)
             || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-            || self.nodes.load(Ordering::Relaxed) >= self.node_limit
+            || self.nodes.load(Ordering::Relaxed) > self.node_limit
             || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Has this query proved "no mate" for the position of `key`?
+    #[inline]
+    pub fn proved_none(&self, key: u64) -> bool {
+        self.tt.proved_none(key, self.generation)
+    }
+
+    #[inline]
+    pub fn store_none(&self, key: u64) {
+        self.tt.store_none(key, self.generation);
     }
 }
 
@@ -378,8 +396,8 @@ impl<'a> Searcher<'a> {
             return Outcome::Mate;
         }
         match few {
-            None => self.shared.tt.store_none(pos.key()),
-            Some(f) => self.shared.tt.store_none(f.key(pos.key())),
+            None => self.shared.store_none(pos.key()),
+            Some(f) => self.shared.store_none(f.key(pos.key())),
         }
         Outcome::NoMate
     }
@@ -413,9 +431,7 @@ impl<'a> Searcher<'a> {
         if memo.is_some_and(|need| need > left - 1) {
             return None;
         }
-        if self.shared.tt.proved_none(key)
-            || next_few.is_some() && self.shared.tt.proved_none(few_key)
-        {
+        if self.shared.proved_none(key) || next_few.is_some() && self.shared.proved_none(few_key) {
             return None;
         }
         let need = match memo {
@@ -563,18 +579,13 @@ impl<'a> Searcher<'a> {
         }
         let mut open = [true; PASS_MAX_PIECES as usize + 1];
         let mut budget = PASS_FIRST_BUDGET;
-        // Under a node limit the passes get at most a quarter of it, so the
-        // full search keeps most of the budget for proving "no mate".
-        let mut pass_room = self.shared.node_limit / 4;
         loop {
             for limit in 1..=PASS_MAX_PIECES {
-                if !open[limit as usize] || pass_room == 0 {
+                if !open[limit as usize] {
                     continue;
                 }
                 self.few = Some(Few::new(limit));
-                let before = self.local_nodes + self.unflushed;
-                let o = self.enter_budgeted(pos, budget.min(pass_room));
-                pass_room = pass_room.saturating_sub(self.local_nodes + self.unflushed - before);
+                let o = self.enter_budgeted(pos, budget);
                 self.few = None;
                 match o {
                     Some(Outcome::NoMate) => open[limit as usize] = false,
@@ -583,12 +594,7 @@ impl<'a> Searcher<'a> {
                 }
                 self.line.clear();
             }
-            let full = if pass_room == 0 {
-                u64::MAX
-            } else {
-                budget / FULL_SHARE
-            };
-            if let Some(o) = self.enter_budgeted(pos, full) {
+            if let Some(o) = self.enter_budgeted(pos, budget / FULL_SHARE) {
                 return o;
             }
             self.line.clear();
@@ -610,7 +616,7 @@ impl<'a> Searcher<'a> {
     }
 
     pub fn enter(&mut self, pos: &Position) -> Outcome {
-        if self.shared.tt.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
+        if self.shared.proved_none(pos.key()) || !bounds::may_mate(pos, pos.moves_left()) {
             return Outcome::NoMate;
         }
         self.search(pos)

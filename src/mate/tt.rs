@@ -6,12 +6,31 @@
 //! proof of "no mate" below a node is what transpositions (the same moves in
 //! another order) and repeated questions from the game search can reuse. The
 //! table is a flat array of atomics so that several threads share it without
-//! locks; an entry is just the full 64-bit key.
+//! locks; an entry is the 64-bit key with its low bits (implied by the
+//! bucket) replaced by the generation of the query that stored it.
+//!
+//! Generations keep every query's work the same whatever the table holds:
+//! inside a query only its own proofs are probed, and slots of earlier
+//! queries count as empty when storing, so a warm table searches exactly as
+//! a fresh one does (the same nodes, the same verdict). Earlier queries'
+//! proofs answer only a repeated question (the query's own position). A
+//! table reused across calls thus never turns a mate found in a fresh
+//! table into `unknown` (a full table would otherwise evict the query's own
+//! proofs, and earlier proofs, by pruning, would change the order of work).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Entries per bucket (consecutive, one cache line holds two buckets).
 const BUCKET: usize = 4;
+
+/// The key bits that hold the generation: the bucket index covers them (a
+/// table has at least `1 << GEN_BITS` buckets), so no key bit is lost.
+const GEN_BITS: u32 = 15;
+const GEN_MASK: u64 = (1 << GEN_BITS) - 1;
+
+/// One query's generation (1 ..= `GEN_MASK`; 0 marks an empty slot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Generation(u64);
 
 /// A shared, lock-free table of positions proved to have no mate in the
 /// current turn.
@@ -19,6 +38,8 @@ pub struct MateTable {
     slots: Box<[AtomicU64]>,
     /// Bucket-index mask (the number of buckets is a power of two).
     mask: usize,
+    /// Queries begun so far (see [`MateTable::begin`]).
+    queries: AtomicU64,
 }
 
 impl MateTable {
@@ -30,12 +51,25 @@ impl MateTable {
         } else {
             wanted.next_power_of_two() / 2
         }
-        .max(1);
+        .max(1 << GEN_BITS);
         let slots = crate::memory::zeroed_atomics(buckets * BUCKET);
         MateTable {
             slots,
             mask: buckets - 1,
+            queries: AtomicU64::new(0),
         }
+    }
+
+    /// The generation of a new query. When the generations wrap round, the
+    /// table is cleared (once every 32 767 queries), so that no entry of an
+    /// old query passes for one of the new query's own.
+    pub(crate) fn begin(&self) -> Generation {
+        let n = self.queries.fetch_add(1, Ordering::Relaxed);
+        let round = n % GEN_MASK;
+        if round == 0 && n > 0 {
+            self.clear();
+        }
+        Generation(round + 1)
     }
 
     /// Forgets every entry (needed only when memory matters: entries never
@@ -46,10 +80,10 @@ impl MateTable {
         }
     }
 
-    /// The stored form of a key: 0 marks an empty slot.
+    /// The stored form of a key for the query of `generation` (never 0).
     #[inline]
-    fn tag(key: u64) -> u64 {
-        key.max(1)
+    fn tag(key: u64, generation: Generation) -> u64 {
+        key & !GEN_MASK | generation.0
     }
 
     #[inline]
@@ -58,27 +92,38 @@ impl MateTable {
         &self.slots[start..start + BUCKET]
     }
 
-    /// Has the position with this key been proved to have no mate?
+    /// Has the query of `generation` proved that the position with this
+    /// key has no mate?
     #[inline]
-    pub fn proved_none(&self, key: u64) -> bool {
-        let tag = Self::tag(key);
+    pub(crate) fn proved_none(&self, key: u64, generation: Generation) -> bool {
+        let tag = Self::tag(key, generation);
         self.bucket(key)
             .iter()
             .any(|s| s.load(Ordering::Relaxed) == tag)
     }
 
-    /// Records a proof of "no mate" for the position with this key.
+    /// Has any query proved that the position with this key has no mate?
     #[inline]
-    pub fn store_none(&self, key: u64) {
-        let tag = Self::tag(key);
+    pub(crate) fn proved_ever(&self, key: u64) -> bool {
+        self.bucket(key).iter().any(|s| {
+            let v = s.load(Ordering::Relaxed);
+            v != 0 && (v ^ key) & !GEN_MASK == 0
+        })
+    }
+
+    /// Records the query's proof of "no mate" for the position with this key.
+    #[inline]
+    pub(crate) fn store_none(&self, key: u64, generation: Generation) {
+        let tag = Self::tag(key, generation);
         let bucket = self.bucket(key);
-        // An empty slot if there is one, else a slot picked by high key bits
-        // (old proofs are as good as new ones; any choice is sound).
+        // A slot that is empty for this query (empty, or an earlier query's)
+        // if there is one, else a slot picked by high key bits (any choice
+        // is sound): as in a fresh table.
         let victim = bucket
             .iter()
             .position(|s| {
                 let v = s.load(Ordering::Relaxed);
-                v == 0 || v == tag
+                v & GEN_MASK != generation.0 || v == tag
             })
             .unwrap_or((key >> 62) as usize % BUCKET);
         bucket[victim].store(tag, Ordering::Relaxed);
@@ -99,18 +144,60 @@ mod tests {
     #[test]
     fn stores_and_finds_keys() {
         let tt = MateTable::new(1);
-        assert!(!tt.proved_none(12345));
-        tt.store_none(12345);
-        assert!(tt.proved_none(12345));
-        assert!(!tt.proved_none(12346));
+        let g = tt.begin();
+        assert!(!tt.proved_none(12345, g));
+        tt.store_none(12345, g);
+        assert!(tt.proved_none(12345, g));
+        assert!(!tt.proved_none(12346, g));
         tt.clear();
-        assert!(!tt.proved_none(12345));
+        assert!(!tt.proved_none(12345, g) && !tt.proved_ever(12345));
     }
 
     #[test]
     fn key_zero_is_storable() {
         let tt = MateTable::new(1);
-        tt.store_none(0);
-        assert!(tt.proved_none(0));
+        let g = tt.begin();
+        assert!(!tt.proved_ever(0));
+        tt.store_none(0, g);
+        assert!(tt.proved_none(0, g) && tt.proved_ever(0));
+    }
+
+    #[test]
+    fn a_later_query_sees_earlier_proofs_only_as_facts_about_its_root() {
+        let tt = MateTable::new(1);
+        let first = tt.begin();
+        // Five keys of one bucket: the fifth evicts one of the first four.
+        let keys: Vec<u64> = (1..=5u64).map(|i| i << 40 | 7).collect();
+        for &k in &keys {
+            tt.store_none(k, first);
+        }
+        assert_eq!(
+            keys.iter().filter(|&&k| tt.proved_none(k, first)).count(),
+            4
+        );
+        let second = tt.begin();
+        assert_ne!(first, second);
+        assert!(keys.iter().all(|&k| !tt.proved_none(k, second)));
+        assert_eq!(keys.iter().filter(|&&k| tt.proved_ever(k)).count(), 4);
+        // The second query fills the bucket as a fresh table would: its own
+        // first four proofs all stay.
+        let own: Vec<u64> = (11..=14u64).map(|i| i << 40 | 7).collect();
+        for &k in &own {
+            tt.store_none(k, second);
+        }
+        assert!(own.iter().all(|&k| tt.proved_none(k, second)));
+    }
+
+    #[test]
+    fn generations_wrap_round_with_a_cleared_table() {
+        let tt = MateTable::new(1);
+        let first = tt.begin();
+        tt.store_none(99, first);
+        for _ in 1..GEN_MASK {
+            assert_ne!(tt.begin(), first);
+        }
+        assert!(tt.proved_ever(99));
+        assert_eq!(tt.begin(), first);
+        assert!(!tt.proved_none(99, first) && !tt.proved_ever(99));
     }
 }
