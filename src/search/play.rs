@@ -32,16 +32,8 @@ pub fn play(
     stop: &Arc<AtomicBool>,
     on_info: impl FnMut(&SearchInfo),
 ) -> SearchResult {
-    let restricted;
-    let limits = if limits.searchmoves.is_empty() {
-        limits
-    } else {
-        restricted = Limits {
-            searchmoves: root_moves::legal_only(pos, &limits.searchmoves),
-            ..limits.clone()
-        };
-        &restricted
-    };
+    let restricted = root_moves::legal_limits(pos, limits);
+    let limits = restricted.as_ref().unwrap_or(limits);
     let (mut result, mates) = decide(searcher, pos, limits, style, stop, on_info);
     result.ponder = ponder::expected_reply(pos, &result.turn, &result.pv, &mates);
     result

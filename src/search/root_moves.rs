@@ -3,6 +3,7 @@
 //! alternatives all keep to them; after the first move the turn goes on
 //! freely.
 
+use super::limits::Limits;
 use crate::chess::status::is_mated;
 use crate::chess::{Move, MoveList, Position, legal_moves};
 use crate::mate::{self, Answer, Budget, MateTable, Verdict};
@@ -24,6 +25,15 @@ pub fn legal_only(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
         }
     }
     kept
+}
+
+/// `limits` with their `searchmoves` cut to the legal ones in `pos`, when
+/// they restrict anything (`None`: use `limits` as they are).
+pub(super) fn legal_limits(pos: &Position, limits: &Limits) -> Option<Limits> {
+    (!limits.searchmoves.is_empty()).then(|| Limits {
+        searchmoves: legal_only(pos, &limits.searchmoves),
+        ..limits.clone()
+    })
 }
 
 /// The legal first moves of `pos` under `searchmoves`.

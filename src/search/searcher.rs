@@ -128,16 +128,8 @@ impl Searcher {
         stop: &Arc<AtomicBool>,
         mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
-        let restricted;
-        let limits = if limits.searchmoves.is_empty() {
-            limits
-        } else {
-            restricted = Limits {
-                searchmoves: root_moves::legal_only(pos, &limits.searchmoves),
-                ..limits.clone()
-            };
-            &restricted
-        };
+        let restricted = root_moves::legal_limits(pos, limits);
+        let limits = restricted.as_ref().unwrap_or(limits);
         let shared = self.shared(stop);
         let mut main = Worker::new(&shared, limits, plan, 0);
         if let Some(result) = main.root_checks(pos, &mut on_info) {
