@@ -239,6 +239,51 @@ mod tests {
     }
 
     #[test]
+    fn a_mating_turn_found_by_the_safety_net_scores_mate_1() {
+        // Black mates in this turn of 20 moves, but not within the 1000
+        // nodes of `go nodes 1000`'s root check; the turn searched then
+        // lets White mate, and the net's first alternative mates. It was
+        // reported as cp 100000 (the net's internal score of a mating turn).
+        let pos = fen::parse(
+            "2r1kb1r/p1pnpp1p/b6Q/4P1pP/Pp6/5P2/1PP3P1/RNB1KBR1 b Qk a3 0 20",
+            Rules::Italian,
+        )
+        .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut searcher = Searcher::new(4);
+        let searched = Limits {
+            nodes: Some(1_000),
+            safety_nodes: Some(0),
+            ..Limits::default()
+        };
+        let mut result = searcher.search(&pos, &searched, &stop, |_| {});
+        assert!(!crate::mate::is_mating_line(&pos, &result.turn));
+        assert_ne!(result.score, Score::Mate(1));
+        let plan = TimePlan {
+            soft: None,
+            hard: None,
+            turn: None,
+        };
+        let limits = Limits::default();
+        let mates = make_safe(
+            &searcher,
+            &pos,
+            &limits,
+            SAFETY_NODES,
+            &plan,
+            &stop,
+            &mut result,
+        );
+        assert!(!mates.is_empty(), "the searched turn lets White mate");
+        assert!(
+            crate::mate::is_mating_line(&pos, &result.turn),
+            "{:?}",
+            result.turn
+        );
+        assert_eq!(result.score, Score::Mate(1));
+    }
+
+    #[test]
     fn every_player_makes_legal_turns() {
         let pos = fen::parse(
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 5",
