@@ -366,10 +366,13 @@ mod tests {
         assert!(o.set("UCI_Variant", Some("atomic")).is_err());
         assert_eq!(o.variant, Variant::ProgressiveScottish);
         assert!(
-            o.set("Ponder", Some("true"))
+            o.set("Contempt", Some("10"))
                 .unwrap_err()
                 .contains("unknown option")
         );
+        assert_eq!(o.set("ponder", Some("TRUE")), Ok(Changed::SearchSetting));
+        assert!(o.ponder);
+        assert!(o.set("Ponder", Some("yes")).is_err());
     }
 
     #[test]
