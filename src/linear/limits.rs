@@ -1,5 +1,6 @@
 //! What bounds a Linear Progression search, and the strength levels.
 
+use super::moves::Move;
 use std::time::{Duration, Instant};
 
 /// Limits of one search; all optional. The search stops at whichever is
@@ -22,6 +23,9 @@ pub struct Limits {
     /// 14 without blockers, 8 with; 0 turns the solver off). A depth limit
     /// below the number of empty squares also skips the solver.
     pub solve_empties: Option<u32>,
+    /// The move is one of these (`go searchmoves`; the illegal ones are
+    /// left out); empty: any.
+    pub searchmoves: Vec<Move>,
 }
 
 impl Limits {

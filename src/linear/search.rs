@@ -116,9 +116,24 @@ impl Searcher {
             aborted: false,
             noise: limits.noise as i32,
             seed: limits.seed,
+            root_moves: legal_only(pos, &limits.searchmoves),
+            root_best: None,
         };
         worker.iterate(pos, limits, info)
     }
+}
+
+/// The moves of `searchmoves` legal in `pos`, in order (empty: no
+/// restriction, also when none of them is legal).
+fn legal_only(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
+    let legal = pos.legal_moves();
+    let mut kept = Vec::new();
+    for &mv in searchmoves {
+        if legal.contains(&mv) && !kept.contains(&mv) {
+            kept.push(mv);
+        }
+    }
+    kept
 }
 
 #[cfg(test)]

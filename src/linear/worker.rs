@@ -43,6 +43,11 @@ pub(super) struct Worker<'a> {
     pub(super) aborted: bool,
     pub(super) noise: i32,
     pub(super) seed: u64,
+    /// The root moves to search (`go searchmoves`); empty: all. A
+    /// restricted root is not stored in the table (its result holds for
+    /// these moves only), so its best move is kept here.
+    pub(super) root_moves: Vec<Move>,
+    pub(super) root_best: Option<Move>,
 }
 
 impl Worker<'_> {
@@ -53,7 +58,11 @@ impl Worker<'_> {
         limits: &Limits,
         info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
-        let legal = pos.legal_moves();
+        let legal = if self.root_moves.is_empty() {
+            pos.legal_moves()
+        } else {
+            self.root_moves.clone()
+        };
         let mut result = SearchResult {
             best_move: legal.first().copied(),
             score: static_score(pos),
@@ -135,7 +144,13 @@ impl Worker<'_> {
         value: i32,
         solved: bool,
     ) {
-        let pv = self.principal_variation(pos, depth.max(1) as usize);
+        let pv = match self.root_best.filter(|_| !self.root_moves.is_empty()) {
+            Some(mv) => {
+                let rest = self.principal_variation(&pos.after(mv), depth.max(1) as usize - 1);
+                [vec![mv], rest].concat()
+            }
+            None => self.principal_variation(pos, depth.max(1) as usize),
+        };
         result.best_move = pv.first().copied().or(result.best_move);
         result.pv = pv;
         result.depth = depth;
@@ -204,7 +219,22 @@ impl Worker<'_> {
             }
         }
         let exact = depth >= SOLVE_DEPTH;
-        let moves = self.ordered_moves(pos, entry.and_then(|e| e.best), ply == 0 || exact);
+        let mut moves = self.ordered_moves(pos, entry.and_then(|e| e.best), ply == 0 || exact);
+        let restricted = ply == 0 && !self.root_moves.is_empty();
+        if restricted {
+            // Every allowed move, also one that the ordering merged with
+            // an equivalent slide.
+            let mut allowed: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|mv| self.root_moves.contains(mv))
+                .collect();
+            let missing: Vec<Move> = (self.root_moves.iter().copied())
+                .filter(|mv| !allowed.contains(mv))
+                .collect();
+            allowed.extend(missing);
+            moves = allowed;
+        }
         let child_depth = if exact { depth } else { depth - 1 };
         let (original_alpha, mut best, mut best_move) = (alpha, -INF, moves[0]);
         for (i, &mv) in moves.iter().enumerate() {
@@ -228,6 +258,10 @@ impl Worker<'_> {
                     break;
                 }
             }
+        }
+        if restricted {
+            self.root_best = Some(best_move);
+            return best;
         }
         let bound = if best <= original_alpha {
             Bound::Upper

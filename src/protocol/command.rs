@@ -13,6 +13,8 @@ pub enum Command {
     UciNewGame,
     Quit,
     Stop,
+    /// `ponderhit`: the opponent played the expected reply of a `go ponder`.
+    PonderHit,
     SetOption {
         name: String,
         value: Option<String>,
@@ -57,6 +59,11 @@ pub struct Go {
     pub mate: bool,
     /// `go perft T`.
     pub perft: Option<u32>,
+    /// `go ponder`: think on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// `go searchmoves m1 m2 ...`: the first moves the search may play, as
+    /// given (each game reads and checks them); empty: any.
+    pub searchmoves: Vec<String>,
 }
 
 impl Go {
@@ -95,6 +102,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, String> {
         "ucinewgame" => simple(Command::UciNewGame),
         "quit" => simple(Command::Quit),
         "stop" => simple(Command::Stop),
+        "ponderhit" => simple(Command::PonderHit),
         "d" => simple(Command::Display),
         "legal" => simple(Command::Legal),
         "state" => simple(Command::State),
@@ -210,6 +218,23 @@ fn positive(key: &str, n: u64) -> Result<u64, String> {
     }
 }
 
+/// The parameters of `go`: a `searchmoves` list ends at the next of them.
+const GO_KEYWORDS: [&str; 13] = [
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "movetime",
+    "infinite",
+    "mate",
+    "perft",
+    "ponder",
+    "searchmoves",
+];
+
 fn parse_go(rest: &[&str]) -> Result<Go, String> {
     let mut go = Go::default();
     let mut it = rest.iter().peekable();
@@ -231,6 +256,21 @@ fn parse_go(rest: &[&str]) -> Result<Go, String> {
                 go.perft = Some(positive(key, number::<u32>(key, it.next())? as u64)? as u32)
             }
             "infinite" => go.infinite = true,
+            "ponder" => go.ponder = true,
+            "searchmoves" => {
+                // The moves run to the next keyword (UCI puts searchmoves
+                // last, but nothing forbids more parameters after it).
+                while let Some(&&mv) = it.peek() {
+                    if GO_KEYWORDS.contains(&mv) {
+                        break;
+                    }
+                    go.searchmoves.push(mv.to_string());
+                    it.next();
+                }
+                if go.searchmoves.is_empty() {
+                    return Err("go: 'searchmoves' needs at least one move".to_string());
+                }
+            }
             "mate" => {
                 go.mate = true;
                 // The number of UCI's `go mate N` is optional here.
@@ -240,6 +280,9 @@ fn parse_go(rest: &[&str]) -> Result<Go, String> {
             }
             _ => return Err(format!("go: unknown parameter '{}'", shorten(key))),
         }
+    }
+    if go.ponder && (go.perft.is_some() || go.mate) {
+        return Err("go: 'ponder' goes with a search, not with 'perft' or 'mate'".to_string());
     }
     if go.perft.is_some() && go.perft.unwrap_or(0) > 20 {
         return Err("go: 'perft' must be at most 20".to_string());
@@ -332,8 +375,27 @@ mod tests {
         assert!(err("go depth").contains("needs a number"));
         assert!(err("go depth x").contains("got 'x'"));
         assert!(err("go depth 0").contains("at least 1"));
-        assert!(err("go ponder").contains("unknown parameter 'ponder'"));
+        assert!(err("go pondr").contains("unknown parameter 'pondr'"));
         assert!(err("go nodes 99999999999999999999999").contains("needs a number"));
+    }
+
+    #[test]
+    fn ponder_and_searchmoves() {
+        let Command::Go(go) = ok("go ponder wtime 100 searchmoves e2e4 d2d4 btime 50") else {
+            panic!()
+        };
+        assert!(go.ponder);
+        assert_eq!(go.searchmoves, ["e2e4", "d2d4"]);
+        assert_eq!(go.btime, Some(Duration::from_millis(50)));
+        let Command::Go(go) = ok("go searchmoves @d4 0000") else {
+            panic!()
+        };
+        assert_eq!(go.searchmoves, ["@d4", "0000"]);
+        assert!(err("go searchmoves").contains("at least one move"));
+        assert!(err("go searchmoves depth 3").contains("at least one move"));
+        assert!(err("go ponder perft 2").contains("'ponder' goes with a search"));
+        assert_eq!(ok("ponderhit"), Command::PonderHit);
+        assert!(err("ponderhit now").contains("takes no arguments"));
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::command::{self, Command, Go, Start};
 use super::game::{Game, Job, JobContext};
 use super::options::{Changed, Options};
 use super::output::Output;
+use super::ponder::Ponder;
 use super::query::{self, Record};
 use crate::Variant;
 use std::sync::Arc;
@@ -29,8 +30,10 @@ struct Running {
     stop: Arc<AtomicBool>,
     done: Arc<AtomicBool>,
     handle: JoinHandle<()>,
-    /// `go infinite`: runs until stopped.
+    /// `go infinite` or `go ponder`: runs until stopped (or `ponderhit`).
     infinite: bool,
+    /// `go ponder`: the flags `ponderhit` and `stop` set.
+    ponder: Option<Arc<Ponder>>,
 }
 
 /// The engine: options, the game, the output, and the running job.
@@ -89,6 +92,7 @@ impl Engine {
                 return Flow::Quit;
             }
             Command::Stop => self.stop(),
+            Command::PonderHit => self.ponderhit(),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { start, moves } => self.position(&start, &moves),
             Command::Go(go) => self.go(&go),
@@ -161,8 +165,25 @@ impl Engine {
     fn stop(&mut self) {
         if let Some(r) = &self.running {
             r.stop.store(true, Ordering::Relaxed);
+            if let Some(p) = &r.ponder {
+                p.stop();
+            }
         }
         self.join_within(STOP_WAIT);
+    }
+
+    /// `ponderhit`: the pondering search goes on under its `go`'s limits,
+    /// counted from now. Without one running, an error line.
+    fn ponderhit(&mut self) {
+        let hit = self
+            .running
+            .as_ref()
+            .and_then(|r| r.ponder.as_ref())
+            .is_some_and(|p| p.hit());
+        if !hit {
+            self.out
+                .error("ponderhit: no 'go ponder' is running (it ended, or none was sent)");
+        }
     }
 
     /// `ucinewgame` stops a running job first (UCI does not allow one then,
@@ -258,6 +279,7 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             style: self.options.style(),
+            ponder: Arc::new(Ponder::default()),
         }
     }
 
@@ -276,7 +298,13 @@ impl Engine {
         }
         let ctx = self.context();
         match self.game.go_job(go, ctx.clone()) {
-            Ok(job) => self.spawn(job, ctx, go.infinite),
+            Ok(job) => {
+                let ponder = go.ponder.then(|| Arc::clone(&ctx.ponder));
+                self.spawn(job, ctx, go.infinite || go.ponder);
+                if let Some(r) = &mut self.running {
+                    r.ponder = ponder;
+                }
+            }
             Err(e) => self.out.error(&e),
         }
     }
@@ -304,6 +332,7 @@ impl Engine {
                     done: ctx.done,
                     handle,
                     infinite,
+                    ponder: None,
                 })
             }
             Err(e) => self
@@ -313,7 +342,8 @@ impl Engine {
     }
 
     /// At the end of input: a job with limits may finish (so that
-    /// `echo "go depth 6" | crescendo` prints its answer); `go infinite` is stopped.
+    /// `echo "go depth 6" | crescendo` prints its answer); `go infinite`
+    /// and `go ponder` (no `ponderhit` can come now) are stopped.
     pub fn shutdown(&mut self) {
         if self.running.as_ref().is_some_and(|r| r.infinite) {
             self.stop();

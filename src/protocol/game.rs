@@ -7,6 +7,7 @@ use super::command::{Go, Start};
 use super::linear::LinearGame;
 use super::options::Options;
 use super::output::Output;
+use super::ponder::Ponder;
 use super::progressive::ProgressiveGame;
 use crate::Variant;
 use std::sync::Arc;
@@ -37,6 +38,8 @@ pub struct JobContext {
     /// Baseline and skill (from `Baseline`, `Skill Level`, `Level`,
     /// `UCI_LimitStrength`, `UCI_Elo`).
     pub style: crate::search::levels::Style,
+    /// `ponderhit` and the end of pondering (used by `go ponder` only).
+    pub ponder: Arc<Ponder>,
 }
 
 impl JobContext {

@@ -3,22 +3,31 @@
 
 use super::command::Go;
 use super::game::JobContext;
+use super::ponder::Ended;
 use crate::chess::{Color, Move, Position, Rules, legal_moves, perft};
 use crate::mate::{self, Verdict};
-use crate::search::{Limits, Score, SearchInfo, Searcher, bench};
+use crate::search::{Limits, Score, SearchInfo, Searcher, bench, root_moves};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// Moves `go mate` may try when the GUI gives no `nodes` or `movetime`.
 const DEFAULT_MATE_NODES: u64 = 10_000_000;
 
-/// The moves joined for `bestmove`, or `(none)`.
-fn bestmove_line(turn: &[Move]) -> String {
+/// The moves joined for `bestmove`, or `(none)`; then ` ponder <reply>`
+/// when a reply is expected.
+fn bestmove_line(turn: &[Move], reply: &[Move]) -> String {
     if turn.is_empty() {
         return "bestmove (none)".to_string();
     }
-    let moves: Vec<String> = turn.iter().map(|m| m.to_string()).collect();
-    format!("bestmove {}", moves.join(","))
+    let joined = |moves: &[Move]| {
+        let texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        texts.join(",")
+    };
+    if reply.is_empty() {
+        format!("bestmove {}", joined(turn))
+    } else {
+        format!("bestmove {} ponder {}", joined(turn), joined(reply))
+    }
 }
 
 fn pv_text(pv: &[Move]) -> String {
@@ -54,8 +63,8 @@ pub fn info_line(info: &SearchInfo) -> String {
 }
 
 /// The search limits of a `go` for the side to move, with the engine's
-/// options (threads, lines, move overhead).
-fn limits(go: &Go, side: Color, ctx: &JobContext) -> Limits {
+/// options (threads, lines, move overhead) and the first moves allowed.
+fn limits(go: &Go, side: Color, searchmoves: Vec<Move>, ctx: &JobContext) -> Limits {
     Limits {
         depth: go.depth,
         nodes: go.nodes,
@@ -65,23 +74,50 @@ fn limits(go: &Go, side: Color, ctx: &JobContext) -> Limits {
         move_overhead: Duration::from_millis(ctx.move_overhead_ms),
         threads: ctx.threads,
         multipv: ctx.multipv,
+        searchmoves,
         ..Limits::default()
     }
 }
 
-/// `go` (a search): info lines, then one `bestmove`.
-pub fn search(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
-    let limits = limits(go, pos.side_to_move(), ctx);
-    let result = crate::search::play(searcher, pos, &limits, ctx.style, &ctx.stop, |info| {
-        ctx.out.line(&info_line(info));
-    });
+/// `go` (a search): info lines, then one `bestmove`. `go ponder` searches
+/// without limits until `ponderhit` (then under the `go`'s limits, from
+/// that instant, on the tables the pondering filled) or `stop` (then the
+/// pondering's turn is the answer).
+pub fn search(
+    searcher: &mut Searcher,
+    pos: &Position,
+    go: &Go,
+    searchmoves: Vec<Move>,
+    ctx: &JobContext,
+) {
+    let mut limits = limits(go, pos.side_to_move(), searchmoves, ctx);
+    let print = |info: &SearchInfo| ctx.out.line(&info_line(info));
+    let play = |searcher: &mut Searcher, limits: &Limits, stop| {
+        crate::search::play(searcher, pos, limits, ctx.style, stop, print)
+    };
+    let result = if go.ponder {
+        let pondering = Limits {
+            infinite: true,
+            ..limits.clone()
+        };
+        let found = play(searcher, &pondering, ctx.ponder.end_flag());
+        match ctx.ponder.wait(ctx) {
+            Ended::Stopped => found,
+            Ended::Hit(at) => {
+                limits.started = Some(at);
+                play(searcher, &limits, &ctx.stop)
+            }
+        }
+    } else {
+        play(searcher, &limits, &ctx.stop)
+    };
     for note in &result.notes {
         ctx.out.line(&format!("info string {note}"));
     }
     if go.infinite {
         wait_for_stop(ctx); // UCI: no bestmove before `stop` in infinite mode
     }
-    ctx.last_line(&bestmove_line(&result.turn));
+    ctx.last_line(&bestmove_line(&result.turn, &result.ponder));
 }
 
 /// Waits for `stop` (a `go infinite` prints no `bestmove` before it).
@@ -91,8 +127,9 @@ pub fn wait_for_stop(ctx: &JobContext) {
     }
 }
 
-/// `go mate`: a mate in this turn, or why there is none.
-pub fn mate(searcher: &Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
+/// `go mate`: a mate in this turn (starting with one of `searchmoves`,
+/// if given), or why there is none.
+pub fn mate(searcher: &Searcher, pos: &Position, go: &Go, searchmoves: &[Move], ctx: &JobContext) {
     let start = Instant::now();
     let unbounded = go.infinite;
     let budget = mate::Budget {
@@ -105,7 +142,7 @@ pub fn mate(searcher: &Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
         threads: ctx.threads,
         stop: Some(&ctx.stop),
     };
-    let outcome = mate::find_mate(pos, &budget, searcher.mate_table());
+    let outcome = root_moves::find_mate(pos, searchmoves, &budget, searcher.mate_table());
     let elapsed = start.elapsed();
     let nps = (outcome.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
     let turn = match outcome.verdict {
@@ -133,7 +170,7 @@ pub fn mate(searcher: &Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
     if go.infinite {
         wait_for_stop(ctx);
     }
-    ctx.last_line(&bestmove_line(&turn));
+    ctx.last_line(&bestmove_line(&turn, &[]));
 }
 
 /// `go perft T`: sequences per first move, then the total. The walk looks
@@ -170,7 +207,7 @@ pub fn bench(rules: Rules, depth: Option<u32>, ctx: &JobContext) {
             "info string bench position {}/{count} nodes {} {}",
             i + 1,
             result.nodes,
-            bestmove_line(&result.turn)
+            bestmove_line(&result.turn, &[])
         ));
     });
     ctx.out.line(&format!("Nodes searched: {}", report.nodes));
@@ -183,6 +220,18 @@ mod tests {
 
     #[test]
     fn bestmove_joins_the_turn() {
-        assert_eq!(bestmove_line(&[]), "bestmove (none)");
+        assert_eq!(bestmove_line(&[], &[]), "bestmove (none)");
+        let pos = Position::startpos(Rules::Italian);
+        let e4 = crate::chess::notation::parse_uci(&pos, "e2e4").unwrap();
+        let mut after = pos.clone();
+        after.play(e4);
+        let e5 = crate::chess::notation::parse_uci(&after, "e7e5").unwrap();
+        after.play(e5);
+        let qh4 = crate::chess::notation::parse_uci(&after, "d8h4").unwrap();
+        assert_eq!(bestmove_line(&[e4], &[]), "bestmove e2e4");
+        assert_eq!(
+            bestmove_line(&[e4], &[e5, qh4]),
+            "bestmove e2e4 ponder e7e5,d8h4"
+        );
     }
 }

@@ -6,9 +6,11 @@ use super::command::{Go, Start, shorten};
 use super::game::{Game, Job, JobContext};
 use super::jobs::wait_for_stop;
 use super::options::Options as EngineOptions;
+use super::ponder::Ended;
+use super::searchmoves;
 use crate::linear::{
     BENCH_DEPTH, BENCH_POSITIONS, Color, Limits, Move, Options, Position, Score, SearchInfo,
-    Searcher, Status, bench, perft_until_stopped, time,
+    SearchResult, Searcher, Status, bench, perft_until_stopped, time,
 };
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -101,11 +103,16 @@ impl Game for LinearGame {
                 ctx.last_line("bestmove (none)");
             }));
         }
+        let searchmoves = searchmoves::read(
+            &go.searchmoves,
+            |text| pos.parse_move(text).map_err(|e| e.to_string()),
+            &ctx.out,
+        );
         let go = go.clone();
         let searcher = Arc::clone(&self.searcher);
         Ok(Box::new(move || {
             let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
-            search_job(&mut s, &pos, &go, &ctx);
+            search_job(&mut s, &pos, &go, searchmoves, &ctx);
         }))
     }
 
@@ -170,27 +177,46 @@ fn solved_text(score: Score) -> Option<String> {
         .map(|text| format!("info string solved: {text}"))
 }
 
-fn bestmove_line(mv: Option<Move>) -> String {
-    match mv {
-        Some(mv) => format!("bestmove {mv}"),
-        None => "bestmove (none)".to_string(),
+fn bestmove_line(mv: Option<Move>, reply: Option<Move>) -> String {
+    match (mv, reply) {
+        (Some(mv), Some(reply)) => format!("bestmove {mv} ponder {reply}"),
+        (Some(mv), None) => format!("bestmove {mv}"),
+        (None, _) => "bestmove (none)".to_string(),
     }
 }
 
-/// `go` (a search): info lines, then one `bestmove`.
-pub fn search_job(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobContext) {
+/// The reply the principal variation expects after `result`'s move (a
+/// turn is one move), if it is legal there.
+fn expected_reply(pos: &Position, result: &SearchResult) -> Option<Move> {
+    let mv = result.best_move?;
+    let (&first, &reply) = (result.pv.first()?, result.pv.get(1)?);
+    (first == mv && pos.after(mv).legal_moves().contains(&reply)).then_some(reply)
+}
+
+/// `go` (a search): info lines, then one `bestmove`. `go ponder`
+/// searches without limits until `ponderhit` (then under the `go`'s
+/// limits, counted from that instant) or `stop` (then the pondering's
+/// move is the answer).
+pub fn search_job(
+    searcher: &mut Searcher,
+    pos: &Position,
+    go: &Go,
+    searchmoves: Vec<Move>,
+    ctx: &JobContext,
+) {
     if ctx.threads > 1 || ctx.multipv > 1 {
         log::debug!("Threads and MultiPV above 1 are not used by the search");
     }
-    let limits = limits(
+    let mut limits = limits(
         go,
         pos,
         ctx.style.skill,
         ctx.style.seed,
         ctx.move_overhead_ms,
     );
+    limits.searchmoves = searchmoves;
     let mut printed = false;
-    let result = searcher.search(pos, &limits, &ctx.stop, &mut |info| {
+    let mut print = |info: &SearchInfo| {
         ctx.out.line(&info_line(info));
         if info.solved
             && let Some(text) = solved_text(info.score)
@@ -198,7 +224,25 @@ pub fn search_job(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobCon
             ctx.out.line(&text);
         }
         printed = true;
-    });
+    };
+    let result = if go.ponder {
+        let pondering = Limits {
+            nodes: None,
+            movetime: None,
+            deadline: None,
+            ..limits.clone()
+        };
+        let found = searcher.search(pos, &pondering, ctx.ponder.end_flag(), &mut print);
+        match ctx.ponder.wait(ctx) {
+            Ended::Stopped => found,
+            Ended::Hit(at) => {
+                limits.deadline = limits.movetime.take().map(|t| at + t);
+                searcher.search(pos, &limits, &ctx.stop, &mut print)
+            }
+        }
+    } else {
+        searcher.search(pos, &limits, &ctx.stop, &mut print)
+    };
     if !printed && result.best_move.is_some() {
         // A forced move (a single legal move, or the pass) is answered
         // without searching; still tell the GUI its score.
@@ -214,7 +258,10 @@ pub fn search_job(searcher: &mut Searcher, pos: &Position, go: &Go, ctx: &JobCon
     if go.infinite {
         wait_for_stop(ctx); // UCI: no bestmove before `stop` in infinite mode
     }
-    ctx.last_line(&bestmove_line(result.best_move));
+    ctx.last_line(&bestmove_line(
+        result.best_move,
+        expected_reply(pos, &result),
+    ));
 }
 
 /// `go perft T`: sequences per first move, then the total. A `stop` cuts
@@ -243,7 +290,7 @@ pub fn bench_job(depth: Option<u32>, ctx: &JobContext) {
             i + 1,
             BENCH_POSITIONS.len(),
             result.nodes,
-            bestmove_line(result.best_move)
+            bestmove_line(result.best_move, None)
         ));
     });
     ctx.out.line(&format!("Nodes searched: {}", report.nodes));

@@ -8,6 +8,8 @@
 //! - [`game`] is the interface to a game; [`progressive`] implements it for
 //!   Progressive chess, and [`jobs`] holds what its search thread runs;
 //!   [`linear`] implements it for Linear Progression (jobs included);
+//! - [`ponder`] holds the flags of `go ponder` and `ponderhit`;
+//! - [`searchmoves`] reads the moves of `go searchmoves`;
 //! - [`query`] answers the GUI queries `legal` and `state`;
 //! - [`output`] writes whole, flushed lines (and the debug log).
 
@@ -19,8 +21,10 @@ mod jobs;
 mod linear;
 mod options;
 mod output;
+mod ponder;
 mod progressive;
 mod query;
+mod searchmoves;
 
 use crate::lines::{Line, LineReader};
 use engine::{Engine, Flow};

@@ -26,6 +26,9 @@ pub struct Options {
     pub limit_strength: bool,
     pub elo: u32,
     pub baseline: Baseline,
+    /// `Ponder` (UCI: the GUI may send `go ponder`). Informational: the
+    /// engine ponders exactly when told `go ponder`, whatever its value.
+    pub ponder: bool,
 }
 
 /// What a successful `setoption` changed, for the engine to act on.
@@ -102,6 +105,7 @@ impl Default for Options {
             limit_strength: false,
             elo: MAX_ELO,
             baseline: Baseline::None,
+            ponder: false,
         }
     }
 }
@@ -160,6 +164,7 @@ impl Options {
             "option name Baseline type combo default none{}",
             bases.concat()
         ));
+        lines.push("option name Ponder type check default false".to_string());
         lines.push("option name Clear Hash type button".to_string());
         lines.push("option name Debug Log File type string default <empty>".to_string());
         let lp = linear::Options::default();
@@ -256,6 +261,10 @@ impl Options {
                         super::command::shorten(text)
                     )
                 })?;
+                Ok(Changed::SearchSetting)
+            }
+            "ponder" => {
+                self.ponder = check(name, value)?;
                 Ok(Changed::SearchSetting)
             }
             "clear hash" => Ok(Changed::ClearHash),
@@ -357,10 +366,13 @@ mod tests {
         assert!(o.set("UCI_Variant", Some("atomic")).is_err());
         assert_eq!(o.variant, Variant::ProgressiveScottish);
         assert!(
-            o.set("Ponder", Some("true"))
+            o.set("Contempt", Some("10"))
                 .unwrap_err()
                 .contains("unknown option")
         );
+        assert_eq!(o.set("ponder", Some("TRUE")), Ok(Changed::SearchSetting));
+        assert!(o.ponder);
+        assert!(o.set("Ponder", Some("yes")).is_err());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 use super::command::{Go, Start, shorten};
 use super::game::{Game, Job, JobContext};
 use super::jobs;
+use super::searchmoves;
 use crate::chess::notation::parse_uci;
 use crate::chess::status::{Status, Undecided, status_with};
 use crate::chess::{Color, Position, Rules, Square, fen, perft};
@@ -125,17 +126,21 @@ impl Game for ProgressiveGame {
             return Ok(Box::new(move || jobs::perft(&pos, turns, &ctx)));
         }
         let searcher = Arc::clone(&self.searcher);
+        let searchmoves = searchmoves::read(
+            &go.searchmoves,
+            |text| parse_uci(&pos, text).map_err(|e| e.message),
+            &ctx.out,
+        );
+        let go = go.clone();
         if go.mate {
-            let go = go.clone();
             return Ok(Box::new(move || {
                 let s = searcher.lock().unwrap_or_else(|e| e.into_inner());
-                jobs::mate(&s, &pos, &go, &ctx)
+                jobs::mate(&s, &pos, &go, &searchmoves, &ctx)
             }));
         }
-        let go = go.clone();
         Ok(Box::new(move || {
             let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
-            jobs::search(&mut s, &pos, &go, &ctx);
+            jobs::search(&mut s, &pos, &go, searchmoves, &ctx);
         }))
     }
 

@@ -6,6 +6,7 @@ use super::eval::{self, material};
 use super::levels::{Baseline, Rng};
 use super::limits::{Limits, ROOT_MATE_NODES};
 use super::result::SearchResult;
+use super::root_moves;
 use super::score::Score;
 use super::searcher::Searcher;
 use super::time::TimePlan;
@@ -40,7 +41,8 @@ pub(super) fn turn(
         threads: 1,
         stop: Some(stop),
     };
-    let found = mate::find_mate(pos, &budget, searcher.mate_table());
+    let first = &limits.searchmoves;
+    let found = root_moves::find_mate(pos, first, &budget, searcher.mate_table());
     result.nodes = found.nodes;
     if let mate::Verdict::Mate(line) = found.verdict {
         result.score = Score::Mate(1);
@@ -57,14 +59,24 @@ pub(super) fn turn(
             deadline,
             rng,
             seen: rustc_hash::FxHashSet::default(),
+            first,
         };
         let mut line = Vec::new();
         let mut best = (i32::MIN, Vec::new());
         g.dfs(pos, &mut line, &mut best);
         result.nodes += g.nodes;
         best.1
-    } else {
+    } else if first.is_empty() {
         random_turn(pos, rng)
+    } else {
+        let moves = root_moves::first_moves(pos, first);
+        let mv = moves.as_slice()[rng.below(moves.len())];
+        let mut p = pos.clone();
+        if p.play(mv).turn_ended {
+            vec![mv]
+        } else {
+            [vec![mv], random_turn(&p, rng)].concat()
+        }
     };
     result.pv = result.turn.clone();
     result
@@ -101,6 +113,8 @@ struct Greedy<'a> {
     deadline: Option<Instant>,
     rng: &'a mut Rng,
     seen: rustc_hash::FxHashSet<u64>,
+    /// The first moves allowed (`go searchmoves`; empty: any).
+    first: &'a [Move],
 }
 
 impl Greedy<'_> {
@@ -109,7 +123,11 @@ impl Greedy<'_> {
     }
 
     fn dfs(&mut self, pos: &Position, line: &mut Vec<Move>, best: &mut (i32, Vec<Move>)) {
-        let moves = legal_moves(pos);
+        let moves = if line.is_empty() {
+            root_moves::first_moves(pos, self.first)
+        } else {
+            legal_moves(pos)
+        };
         if moves.is_empty() {
             // Stuck inside the turn: a draw, valued as even material.
             self.offer(0, line, best);

@@ -1,8 +1,9 @@
 //! What bounds a search (`go`'s limits, the threads and lines, the mate
 //! budgets), and the default budgets.
 
+use crate::chess::Move;
 use crate::clock::Clock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Deepest nominal depth of iterative deepening.
 pub const MAX_DEPTH: u32 = 100;
@@ -39,4 +40,9 @@ pub struct Limits {
     /// ([`SAFETY_NODES`] if `None`, 0: no safety net, and the search keeps
     /// the whole time budget).
     pub safety_nodes: Option<u64>,
+    /// The turn's first move is one of these (`go searchmoves`); empty: any.
+    pub searchmoves: Vec<Move>,
+    /// When the turn's clock started (`ponderhit`, which comes before the
+    /// search that answers it); `None`: when the search starts.
+    pub started: Option<Instant>,
 }

@@ -9,13 +9,15 @@
 use super::baseline;
 use super::levels::{Baseline, Rng, Style, handicap, overlooks, weakened};
 use super::limits::{Limits, SAFETY_NODES};
+use super::ponder;
 use super::result::{SearchInfo, SearchResult};
+use super::root_moves;
 use super::safety::{self, SafetyBudget, Verdict};
 use super::score::Score;
 use super::searcher::Searcher;
 use super::time::{self, Net, TimePlan};
 use super::worker::NODE_SLACK;
-use crate::chess::Position;
+use crate::chess::{Move, Position};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -28,13 +30,31 @@ pub fn play(
     limits: &Limits,
     style: Style,
     stop: &Arc<AtomicBool>,
-    mut on_info: impl FnMut(&SearchInfo),
+    on_info: impl FnMut(&SearchInfo),
 ) -> SearchResult {
-    let started = Instant::now();
+    let restricted = root_moves::legal_limits(pos, limits);
+    let limits = restricted.as_ref().unwrap_or(limits);
+    let (mut result, mates) = decide(searcher, pos, limits, style, stop, on_info);
+    result.ponder = ponder::expected_reply(pos, &result.turn, &result.pv, &mates);
+    result
+}
+
+/// [`play`]'s turn, and the opponent's mates the safety net found against
+/// the turns it checked (for [`ponder::expected_reply`]).
+fn decide(
+    searcher: &mut Searcher,
+    pos: &Position,
+    limits: &Limits,
+    style: Style,
+    stop: &Arc<AtomicBool>,
+    mut on_info: impl FnMut(&SearchInfo),
+) -> (SearchResult, Vec<Vec<Move>>) {
+    let started = limits.started.unwrap_or_else(Instant::now);
     let mut rng = Rng::new(style.seed ^ pos.key());
     if style.baseline != Baseline::None {
         let plan = time::plan(limits, started, Net::Off);
-        return baseline::turn(searcher, pos, limits, &plan, style.baseline, stop, &mut rng);
+        let turn = baseline::turn(searcher, pos, limits, &plan, style.baseline, stop, &mut rng);
+        return (turn, Vec::new());
     }
     // The one time plan of the turn: the search's share, then the net's.
     let handicap = handicap(style.skill);
@@ -75,9 +95,10 @@ pub fn play(
         Some(h) if overlooks(pos, h, &mut rng) => 0,
         Some(h) => h.safety_nodes.min(limits.safety_nodes.unwrap_or(u64::MAX)),
     };
+    let mut mates = Vec::new();
     if safety_nodes > 0 && !matches!(result.score, Score::Mate(1)) && !result.turn.is_empty() {
         let before = result.turn.clone();
-        make_safe(
+        mates = make_safe(
             searcher,
             pos,
             limits,
@@ -100,7 +121,7 @@ pub fn play(
             });
         }
     }
-    result
+    (result, mates)
 }
 
 /// Finder nodes of the look at the opponent's threat before the search.
@@ -137,7 +158,8 @@ fn threatened(
 }
 
 /// Runs the safety net ([`super::safety`]) on the chosen turn; the search
-/// left it the rest of the time budget.
+/// left it the rest of the time budget. Returns the opponent's mates it
+/// found against the turns it checked.
 fn make_safe(
     searcher: &Searcher,
     pos: &Position,
@@ -146,7 +168,7 @@ fn make_safe(
     plan: &TimePlan,
     stop: &Arc<AtomicBool>,
     result: &mut SearchResult,
-) {
+) -> Vec<Vec<Move>> {
     // More threads check each turn faster, so more candidates fit in the
     // time; the nodes per check stay (a bigger check measured worse: fewer
     // candidates, bench/strength.md).
@@ -156,7 +178,7 @@ fn make_safe(
         .nodes
         .map(|n| n.saturating_add(NODE_SLACK).saturating_sub(result.nodes));
     if max_nodes == Some(0) {
-        return;
+        return Vec::new();
     }
     let budget = SafetyBudget {
         nodes_per_check,
@@ -164,8 +186,16 @@ fn make_safe(
         threads,
         max_nodes,
     };
-    let outcome = safety::secure(pos, &result.turn, budget, stop, searcher.mate_table());
+    let mut outcome = safety::secure_within(
+        pos,
+        &result.turn,
+        &limits.searchmoves,
+        budget,
+        stop,
+        searcher.mate_table(),
+    );
     result.nodes += outcome.nodes;
+    let mates = std::mem::take(&mut outcome.refutations);
     match outcome.verdict {
         Verdict::Safe | Verdict::Undecided => {}
         Verdict::Replaced { turn, score, .. } => {
@@ -186,6 +216,7 @@ fn make_safe(
             result.score = Score::Mate(-1);
         }
     }
+    mates
 }
 
 #[cfg(test)]
@@ -255,6 +286,51 @@ mod tests {
         assert!(!look(
             "rnbNkbnr/pp2pppp/8/8/8/8/PPPP1PPP/RNBqKB1R w KQkq - 0 5"
         ));
+    }
+
+    #[test]
+    fn a_mating_turn_found_by_the_safety_net_scores_mate_1() {
+        // Black mates in this turn of 20 moves, but not within the 1000
+        // nodes of `go nodes 1000`'s root check; the turn searched then
+        // lets White mate, and the net's first alternative mates. It was
+        // reported as cp 100000 (the net's internal score of a mating turn).
+        let pos = fen::parse(
+            "2r1kb1r/p1pnpp1p/b6Q/4P1pP/Pp6/5P2/1PP3P1/RNB1KBR1 b Qk a3 0 20",
+            Rules::Italian,
+        )
+        .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut searcher = Searcher::new(4);
+        let searched = Limits {
+            nodes: Some(1_000),
+            safety_nodes: Some(0),
+            ..Limits::default()
+        };
+        let mut result = searcher.search(&pos, &searched, &stop, |_| {});
+        assert!(!crate::mate::is_mating_line(&pos, &result.turn));
+        assert_ne!(result.score, Score::Mate(1));
+        let plan = TimePlan {
+            soft: None,
+            hard: None,
+            turn: None,
+        };
+        let limits = Limits::default();
+        let mates = make_safe(
+            &searcher,
+            &pos,
+            &limits,
+            SAFETY_NODES,
+            &plan,
+            &stop,
+            &mut result,
+        );
+        assert!(!mates.is_empty(), "the searched turn lets White mate");
+        assert!(
+            crate::mate::is_mating_line(&pos, &result.turn),
+            "{:?}",
+            result.turn
+        );
+        assert_eq!(result.score, Score::Mate(1));
     }
 
     #[test]

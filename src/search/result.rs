@@ -51,4 +51,7 @@ pub struct SearchResult {
     pub lines: Vec<Line>,
     /// Remarks for `info string` lines (the safety net's "no safe turn").
     pub notes: Vec<String>,
+    /// The opponent's reply we expect (`bestmove ... ponder ...`): a whole
+    /// turn, or empty when none is known.
+    pub ponder: Vec<Move>,
 }

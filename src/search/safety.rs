@@ -14,6 +14,7 @@
 //! checked is mated, the one whose mate was hardest to find is played.
 
 use super::eval::evaluate_static;
+use super::root_moves;
 use crate::chess::status::is_mated;
 use crate::chess::{Move, Position, legal_moves};
 use crate::mate::bounds::lower_bound;
@@ -119,6 +120,8 @@ impl Verdict {
 pub struct Secured {
     pub verdict: Verdict,
     pub nodes: u64,
+    /// The opponent's mating lines found, each after some turn checked.
+    pub refutations: Vec<Vec<Move>>,
 }
 
 /// Checks `turn` (the rest of the current turn from `pos`) and, unless the
@@ -135,8 +138,22 @@ pub fn secure(
     stop: &Arc<AtomicBool>,
     table: &MateTable,
 ) -> Secured {
+    secure_within(pos, turn, &[], budget, stop, table)
+}
+
+/// [`secure`] with the alternatives' first move among `first_moves`
+/// (`go searchmoves`; empty: any).
+pub fn secure_within(
+    pos: &Position,
+    turn: &[Move],
+    first_moves: &[Move],
+    budget: SafetyBudget,
+    stop: &Arc<AtomicBool>,
+    table: &MateTable,
+) -> Secured {
     let mut checker = Checker {
         budget,
+        first_moves,
         stop,
         table,
         nodes: 0,
@@ -161,6 +178,7 @@ pub fn secure(
     Secured {
         verdict,
         nodes: checker.nodes,
+        refutations: checker.refutations,
     }
 }
 
@@ -175,6 +193,8 @@ struct Candidate {
 
 struct Checker<'a> {
     budget: SafetyBudget,
+    /// The first moves an alternative may start with (empty: any).
+    first_moves: &'a [Move],
     stop: &'a Arc<AtomicBool>,
     table: &'a MateTable,
     nodes: u64,
@@ -300,7 +320,7 @@ impl Checker<'_> {
         let mut queue: std::collections::VecDeque<_> = if self.out_of_budget() {
             Default::default()
         } else {
-            candidate_turns(pos, Order::Score).into()
+            candidate_turns_from(pos, Order::Score, self.first_moves).into()
         };
         let mut sheltered = false;
         while let Some((score, turn)) = queue.pop_front() {
@@ -326,7 +346,8 @@ impl Checker<'_> {
             if !sheltered && (searched >= SHELTER_AFTER || queue.is_empty()) {
                 sheltered = true;
                 let rest = std::mem::take(&mut queue).into();
-                queue = interleave(candidate_turns(pos, Order::Shelter), rest).into();
+                let shelter = candidate_turns_from(pos, Order::Shelter, self.first_moves);
+                queue = interleave(shelter, rest).into();
             }
         }
         // More budget, round by round, for the undecided turns, best first.
@@ -423,6 +444,15 @@ pub enum Order {
 /// Whole turns from `pos`, best first by `order`: a beam of [`BEAM_WIDTH`]
 /// partial turns, each position inside the turn visited once.
 pub fn candidate_turns(pos: &Position, order: Order) -> Vec<(i32, Vec<Move>)> {
+    candidate_turns_from(pos, order, &[])
+}
+
+/// [`candidate_turns`] starting with one of `first_moves` (empty: any).
+pub fn candidate_turns_from(
+    pos: &Position,
+    order: Order,
+    first_moves: &[Move],
+) -> Vec<(i32, Vec<Move>)> {
     let mut beam = vec![Partial {
         pos: pos.clone(),
         moves: Vec::new(),
@@ -440,6 +470,9 @@ pub fn candidate_turns(pos: &Position, order: Order) -> Vec<(i32, Vec<Move>)> {
                 continue;
             }
             for &mv in moves.iter() {
+                if partial.moves.is_empty() && !root_moves::allows(first_moves, mv) {
+                    continue;
+                }
                 let mut child = partial.pos.clone();
                 let ended = child.play(mv).turn_ended;
                 if !seen.insert(child.key()) {
@@ -570,6 +603,7 @@ mod tests {
         let stop = Arc::new(AtomicBool::new(false));
         let table = MateTable::new(16);
         let mut checker = Checker {
+            first_moves: &[],
             budget: budget(),
             stop: &stop,
             table: &table,
@@ -714,6 +748,7 @@ mod tests {
             let after = scottish(text);
             let table = MateTable::new(16);
             let mut checker = Checker {
+                first_moves: &[],
                 budget: default_budget(),
                 stop: &stop,
                 table: &table,
@@ -744,6 +779,7 @@ mod tests {
             ..default_budget()
         };
         let mut checker = Checker {
+            first_moves: &[],
             budget: small,
             stop: &stop,
             table: &table,

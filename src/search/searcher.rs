@@ -4,6 +4,7 @@
 
 use super::limits::Limits;
 use super::result::{SearchInfo, SearchResult};
+use super::root_moves;
 use super::time::{self, Net, TimePlan};
 use super::tt::Tt;
 use super::worker::Worker;
@@ -127,6 +128,8 @@ impl Searcher {
         stop: &Arc<AtomicBool>,
         mut on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
+        let restricted = root_moves::legal_limits(pos, limits);
+        let limits = restricted.as_ref().unwrap_or(limits);
         let shared = self.shared(stop);
         let mut main = Worker::new(&shared, limits, plan, 0);
         if let Some(result) = main.root_checks(pos, &mut on_info) {

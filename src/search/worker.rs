@@ -7,6 +7,7 @@ use super::eval;
 use super::limits::{Limits, MAX_DEPTH, ROOT_MATE_NODES, TREE_MATE_NODES};
 use super::ordering;
 use super::result::{Line, SearchInfo, SearchResult};
+use super::root_moves;
 use super::score::{INFINITY, MATE, MATE_BOUND, Score, score_from_tt, score_to_tt, to_score};
 use super::searcher::{MATE_CACHE_SLOTS, Shared};
 use super::time::TimePlan;
@@ -73,6 +74,8 @@ pub(super) struct Worker<'a> {
     tree_mate_nodes: u64,
     /// Root moves not to search (the lines already found in this iteration).
     excluded: Vec<Move>,
+    /// The root moves to search (`go searchmoves`, legal ones only); empty: all.
+    searchmoves: Vec<Move>,
     /// The turn length at the root (turns in the tree are counted from it).
     root_turn: u32,
     killers: Vec<[Move; 2]>,
@@ -114,6 +117,7 @@ impl<'a> Worker<'a> {
             threads: limits.threads.max(1),
             tree_mate_nodes: limits.tree_mate_nodes.unwrap_or(TREE_MATE_NODES),
             excluded: Vec::new(),
+            searchmoves: limits.searchmoves.clone(),
             root_turn: 0,
             killers: vec![[Move::NULL; 2]; MAX_PLY + 1],
             pv: vec![Vec::new(); MAX_PLY + 1],
@@ -156,7 +160,7 @@ impl<'a> Worker<'a> {
         } else {
             limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH)
         };
-        let root_moves = legal_moves(root).len();
+        let root_moves = root_moves::first_moves(root, &self.searchmoves).len();
         let multipv = limits.multipv.clamp(1, root_moves.max(1));
         let mut best: Option<(Vec<Line>, u32)> = None;
         for depth in 1..=max_depth {
@@ -265,7 +269,7 @@ impl<'a> Worker<'a> {
             threads: self.threads,
             stop: Some(self.shared.stop),
         };
-        let outcome = mate::find_mate(root, &budget, self.shared.mate);
+        let outcome = root_moves::find_mate(root, &self.searchmoves, &budget, self.shared.mate);
         self.nodes += outcome.nodes;
         match outcome.verdict {
             Verdict::Mate(line) => Some(line),
@@ -289,6 +293,7 @@ impl<'a> Worker<'a> {
             depth,
             lines,
             notes: Vec::new(),
+            ponder: Vec::new(),
         }
     }
 
@@ -319,12 +324,18 @@ impl<'a> Worker<'a> {
         let mut turn = Vec::new();
         let mut pending = pv.iter().copied();
         loop {
-            let moves = legal_moves(&pos);
+            let mut moves = legal_moves(&pos);
+            if turn.is_empty() && !self.searchmoves.is_empty() {
+                moves = root_moves::first_moves(&pos, &self.searchmoves);
+            }
             if moves.is_empty() {
                 return turn; // stuck: the turn ends here (a stalemate)
             }
             let from_pv = pending.next().filter(|mv| moves.contains(*mv));
             let mv = from_pv.unwrap_or_else(|| self.filler_move(&pos, &moves));
+            // Past the first move the turn goes on freely (the fillers'
+            // searches start at ply 0 but not at the root).
+            self.searchmoves.clear();
             turn.push(mv);
             if pos.play(mv).turn_ended {
                 return turn;
@@ -495,6 +506,9 @@ impl<'a> Worker<'a> {
         if ply == 0 && !self.excluded.is_empty() {
             ordered.retain(|m| !self.excluded.contains(m));
         }
+        if ply == 0 && !self.searchmoves.is_empty() {
+            ordered.retain(|m| self.searchmoves.contains(m));
+        }
         if self.id > 0 && ply == 0 && ordered.len() > 1 {
             let k = self.id % ordered.len();
             ordered[..].rotate_left(k.min(2)); // helpers start elsewhere
@@ -541,7 +555,7 @@ impl<'a> Worker<'a> {
                 break;
             }
         }
-        if ply == 0 && !self.excluded.is_empty() {
+        if ply == 0 && !(self.excluded.is_empty() && self.searchmoves.is_empty()) {
             return best; // a partial root: not a result for the table
         }
         let bound = if best >= beta {

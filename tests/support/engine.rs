@@ -129,6 +129,19 @@ impl Engine {
         while self.lines.try_recv().is_ok() {}
     }
 
+    /// Every line that arrives within `wait` from now.
+    pub fn lines_for(&self, wait: Duration) -> Vec<String> {
+        let end = std::time::Instant::now() + wait;
+        let mut seen = Vec::new();
+        loop {
+            let left = end.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => seen.push(line),
+                Err(_) => return seen,
+            }
+        }
+    }
+
     /// Nothing arrives within `wait`.
     pub fn silent_for(&self, wait: Duration) -> bool {
         matches!(
