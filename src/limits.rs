@@ -31,6 +31,22 @@ pub fn parse_in<T: TryFrom<u64>>(text: &str, range: RangeInclusive<u64>) -> Resu
     T::try_from(value).map_err(|_| format!("{value} is too large for this machine"))
 }
 
+/// The moves of `searchmoves` (`go searchmoves`, both games) that
+/// `is_legal` accepts, in order and without repeats. Empty means no
+/// restriction, also when none of them is legal (the protocol has said so).
+pub fn legal_searchmoves<M: Copy + PartialEq>(
+    searchmoves: &[M],
+    is_legal: impl Fn(M) -> bool,
+) -> Vec<M> {
+    let mut kept: Vec<M> = Vec::new();
+    for &mv in searchmoves {
+        if is_legal(mv) && !kept.contains(&mv) {
+            kept.push(mv);
+        }
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -127,13 +127,7 @@ impl Searcher {
 /// restriction, also when none of them is legal).
 fn legal_only(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
     let legal = pos.legal_moves();
-    let mut kept = Vec::new();
-    for &mv in searchmoves {
-        if legal.contains(&mv) && !kept.contains(&mv) {
-            kept.push(mv);
-        }
-    }
-    kept
+    crate::limits::legal_searchmoves(searchmoves, |mv| legal.contains(&mv))
 }
 
 #[cfg(test)]

@@ -18,13 +18,7 @@ pub fn allows(searchmoves: &[Move], mv: Move) -> bool {
 /// move in it restricts nothing (the protocol has said so already).
 pub fn legal_only(pos: &Position, searchmoves: &[Move]) -> Vec<Move> {
     let legal = legal_moves(pos);
-    let mut kept: Vec<Move> = Vec::new();
-    for &mv in searchmoves {
-        if legal.contains(mv) && !kept.contains(&mv) {
-            kept.push(mv);
-        }
-    }
-    kept
+    crate::limits::legal_searchmoves(searchmoves, |mv| legal.contains(mv))
 }
 
 /// `limits` with their `searchmoves` cut to the legal ones in `pos`, when
