@@ -162,16 +162,16 @@ fn next(set: &PuzzleSet, req: &NextRequest, choice: u64) -> Result<Value, Refusa
             req.rules
         ),
     };
-    let pick = |k: u64| puzzles::pick(pool, rating, deviation, theme, choice.wrapping_add(k));
-    let mut served = pick(0).ok_or_else(none)?;
-    // Successive choices walk the window's puzzles in turn: one more try
-    // than there are recent ids finds a fresh one if the window has one.
-    for k in 1..=req.recent.len() as u64 {
-        if !req.recent.contains(&served.puzzle.id) {
-            break;
-        }
-        served = pick(k).ok_or_else(none)?;
-    }
+    // The recent puzzles are left out while others have the theme: the
+    // window then widens past them as it widens past an empty band.
+    let fresh: Vec<Puzzle> = pool
+        .iter()
+        .filter(|p| !req.recent.contains(&p.id))
+        .cloned()
+        .collect();
+    let served = puzzles::pick(&fresh, rating, deviation, theme, choice)
+        .or_else(|| puzzles::pick(pool, rating, deviation, theme, choice))
+        .ok_or_else(none)?;
     Ok(json!({"puzzle": public(served.puzzle), "window": served.window}))
 }
 

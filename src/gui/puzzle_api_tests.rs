@@ -88,6 +88,20 @@ fn next_honours_the_theme_and_avoids_recent_puzzles() {
         assert!(!recent.contains(&id), "{id} served again");
         recent.push(id);
     }
+    // Past the recent ones however far the others are; when all are
+    // recent, one of them again.
+    let mut small = PuzzleSet::default();
+    for p in set.italian.iter().take(3) {
+        small.add(p.clone());
+    }
+    let ids: Vec<&str> = small.all.iter().map(|p| p.id.as_str()).collect();
+    for (rating, dev) in [(0.0, 50.0), (4000.0, 50.0), (1500.0, 350.0)] {
+        let r = json!({"rating": rating, "deviation": dev, "volatility": 0.06});
+        let v = ask(&small, "next", &json!({"player": r, "recent": ids[..2]})).unwrap();
+        assert_eq!(v["puzzle"]["id"], ids[2]);
+        let v = ask(&small, "next", &json!({"player": r, "recent": ids})).unwrap();
+        assert!(ids.contains(&v["puzzle"]["id"].as_str().unwrap()));
+    }
 }
 
 #[test]
@@ -191,7 +205,7 @@ fn another_order_of_the_solution_solves() {
             let mut order = p.solution_uci.clone();
             order.swap(i, i + 1);
             let line = legal_line(p, &order)?;
-            (order != p.solution_uci && is_mating_line(&pos, &line)).then(|| (p, order))
+            (order != p.solution_uci && is_mating_line(&pos, &line)).then_some((p, order))
         })
     });
     let (p, order) = found.expect("a shipped solution with another move order");
@@ -241,7 +255,7 @@ fn a_turn_without_mate_fails_and_lowers_the_rating() {
                 break;
             }
         }
-        (!is_mating_line(&start, &line)).then(|| (p, texts))
+        (!is_mating_line(&start, &line)).then_some((p, texts))
     });
     let (p, texts) = found.expect("a turn that does not mate");
     let v = try_moves(set, &p.id, &texts, false).unwrap();
