@@ -124,14 +124,19 @@ async fn page(State(shared): State<Arc<Shared>>, headers: HeaderMap, uri: Uri) -
     response
 }
 
+/// Does the request come from this server's own page (Host and Origin)?
+fn from_own_page(shared: &Shared, headers: &HeaderMap) -> bool {
+    let host = header_text(headers, header::HOST);
+    let from = header_text(headers, header::ORIGIN);
+    origin::websocket_allowed(&shared.hosts, host, from)
+}
+
 async fn websocket(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let host = header_text(&headers, header::HOST);
-    let from = header_text(&headers, header::ORIGIN);
-    if !origin::websocket_allowed(&shared.hosts, host, from) {
+    if !from_own_page(&shared, &headers) {
         return refuse(
             StatusCode::FORBIDDEN,
             "the WebSocket is for this server's own page",
@@ -154,16 +159,14 @@ async fn websocket(
 }
 
 /// The Puzzles tab's JSON requests (puzzle_api.rs), from this server's own
-/// page only: the same Host and Origin rule as the socket's.
+/// page only, as the socket.
 async fn puzzles(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     uri: Uri,
     body: Bytes,
 ) -> Response {
-    let host = header_text(&headers, header::HOST);
-    let from = header_text(&headers, header::ORIGIN);
-    if !origin::websocket_allowed(&shared.hosts, host, from) {
+    if !from_own_page(&shared, &headers) {
         return refuse(
             StatusCode::FORBIDDEN,
             "puzzles are for this server's own page",
