@@ -15,7 +15,7 @@ macro_rules! piece {
     };
 }
 
-const ASSETS: [Asset; 16] = [
+const ASSETS: [Asset; 17] = [
     (
         "/",
         "text/html; charset=utf-8",
@@ -25,6 +25,11 @@ const ASSETS: [Asset; 16] = [
         "/app.js",
         "text/javascript; charset=utf-8",
         include_bytes!("assets/app.js"),
+    ),
+    (
+        "/puzzles.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("assets/puzzles.js"),
     ),
     (
         "/style.css",
@@ -72,7 +77,10 @@ mod tests {
         let page = std::str::from_utf8(find("/").unwrap().1).unwrap();
         // Every file the page loads is embedded, and nothing outside is named.
         assert!(!page.contains("http://") && !page.contains("https://"));
-        let script = std::str::from_utf8(find("/app.js").unwrap().1).unwrap();
-        assert!(!script.contains("https://") && !script.contains("http://"));
+        for file in ["/app.js", "/puzzles.js"] {
+            let script = std::str::from_utf8(find(file).unwrap().1).unwrap();
+            assert!(!script.contains("https://") && !script.contains("http://"));
+            assert!(page.contains(&format!("<script src=\"{file}\">")));
+        }
     }
 }

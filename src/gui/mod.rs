@@ -5,6 +5,8 @@
 //! - [`assets`]: the embedded files (page, script, style, pieces);
 //! - [`origin`]: which requests may reach the engine (Host and Origin);
 //! - [`relay`]: one tab's engine process, and the lines a page may send;
+//! - [`puzzle_set`], [`puzzle_api`]: the Puzzles tab (the embedded
+//!   puzzles; serving, judging and rating an attempt);
 //! - [`server`]: the routes and the listener.
 //!
 //! The page never applies the rules itself: every legal move, state and
@@ -13,6 +15,8 @@
 
 mod assets;
 mod origin;
+mod puzzle_api;
+mod puzzle_set;
 mod relay;
 mod server;
 

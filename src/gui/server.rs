@@ -1,12 +1,13 @@
 //! The HTTP server: the embedded page and one WebSocket per tab.
 
-use super::{assets, origin, relay};
+use super::{assets, origin, puzzle_api, puzzle_set, relay};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{State, WebSocketUpgrade};
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -65,6 +66,8 @@ async fn serve(config: &Config) -> Result<(), String> {
     }
     let app = Router::new()
         .route("/ws", get(websocket))
+        .route("/puzzles/{request}", post(puzzles))
+        .layer(DefaultBodyLimit::max(relay::MAX_MESSAGE))
         .fallback(get(page))
         .with_state(shared);
     axum::serve(listener, app)
@@ -121,14 +124,19 @@ async fn page(State(shared): State<Arc<Shared>>, headers: HeaderMap, uri: Uri) -
     response
 }
 
+/// Does the request come from this server's own page (Host and Origin)?
+fn from_own_page(shared: &Shared, headers: &HeaderMap) -> bool {
+    let host = header_text(headers, header::HOST);
+    let from = header_text(headers, header::ORIGIN);
+    origin::websocket_allowed(&shared.hosts, host, from)
+}
+
 async fn websocket(
     State(shared): State<Arc<Shared>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let host = header_text(&headers, header::HOST);
-    let from = header_text(&headers, header::ORIGIN);
-    if !origin::websocket_allowed(&shared.hosts, host, from) {
+    if !from_own_page(&shared, &headers) {
         return refuse(
             StatusCode::FORBIDDEN,
             "the WebSocket is for this server's own page",
@@ -148,6 +156,39 @@ async fn websocket(
             relay::run(socket).await;
             drop(guard);
         })
+}
+
+/// The Puzzles tab's JSON requests (puzzle_api.rs), from this server's own
+/// page only, as the socket.
+async fn puzzles(
+    State(shared): State<Arc<Shared>>,
+    headers: HeaderMap,
+    uri: Uri,
+    body: Bytes,
+) -> Response {
+    if !from_own_page(&shared, &headers) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            "puzzles are for this server's own page",
+        );
+    }
+    let route = uri.path().trim_start_matches("/puzzles/");
+    let (status, value) =
+        match puzzle_api::answer(puzzle_set::shipped(), route, &body, rand::random()) {
+            Ok(v) => (StatusCode::OK, v),
+            Err(e) => (
+                StatusCode::from_u16(e.status).unwrap_or(StatusCode::BAD_REQUEST),
+                serde_json::json!({ "error": e.error }),
+            ),
+        };
+    let mut response = (status, value.to_string()).into_response();
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
 }
 
 /// Opens the system browser, if one can be found; says so otherwise.

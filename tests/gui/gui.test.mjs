@@ -5,10 +5,10 @@
 //   node tests/gui/gui.test.mjs [--quick] [--bin PATH] [--chromium PATH]
 //
 // --quick runs the subset CI runs (two-player mate, Learn, a short Linear
-// Progression game); without it every test runs.
+// Progression game, a puzzle solved and one failed); without it every test runs.
 import { chromium } from 'playwright-core';
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
@@ -278,6 +278,96 @@ test('a game with a clock, and Linear Progression with blockers, on a phone-size
   assert.equal((await sessionInfo(page, 'play')).state.side, 'black');
   await page.screenshot({ path: join(shots, 'phone-play.png'), fullPage: true });
 });
+
+// ---- Puzzles
+// The shipped records, read from the files the binary embeds, to know a
+// served puzzle's solution (the page is not told it before the end).
+const shipped = new Map();
+for (const f of ['puzzles/italian.jsonl', 'puzzles/scottish.jsonl']) {
+  for (const line of readFileSync(join(root, f), 'utf8').split('\n')) if (line.trim()) { const p = JSON.parse(line); shipped.set(p.id, p); }
+}
+
+// Waits until the Puzzles tab shows a puzzle and nothing is pending.
+async function puzzleIdle(page) {
+  await page.waitForFunction(() => {
+    const s = window.crescendo.tabs.find((t) => t.id === 'puzzles').session;
+    return s.puzzle && s.state && !s.busy && !s.pending && window.crescendo.engine.queue.length === 0;
+  }, null, { timeout: 20000 });
+}
+
+async function servedPuzzle(page) {
+  await puzzleIdle(page);
+  const id = await page.getAttribute(`${view('puzzles')} #pz-info`, 'data-id');
+  const p = shipped.get(id);
+  assert.ok(p, `the served puzzle ${id} is a shipped one`);
+  return p;
+}
+
+const puzzleMoves = (page) => page.evaluate(() => window.crescendo.tabs.find((t) => t.id === 'puzzles').session.game.moves.length);
+
+async function playPuzzleMove(page, uci) {
+  const before = await puzzleMoves(page);
+  await clickSquare(page, 'puzzles', uci.slice(0, 2));
+  await clickSquare(page, 'puzzles', uci.slice(2, 4));
+  if (uci.length === 5) await page.click(`#promo button[data-promo="${uci[4]}"]`);
+  await page.waitForFunction((b) => window.crescendo.tabs.find((t) => t.id === 'puzzles').session.game.moves.length !== b, before, { timeout: 20000 });
+  await puzzleIdle(page);
+}
+
+const puzzleRating = async (page) => Number(await page.getAttribute(`${view('puzzles')} #pz-rating`, 'data-rating'));
+const verdict = (page) => page.getAttribute(`${view('puzzles')} [data-role=message]`, 'data-verdict');
+
+test('Puzzles: solved by its solution, the rating rises and stays in the browser', async (page) => {
+  await page.click('#tab-puzzles');
+  const p = await servedPuzzle(page);
+  const before = await puzzleRating(page);
+  assert.equal(before, 1500, 'a new player starts at 1500');
+  assert.match(await page.textContent(`${view('puzzles')} [data-role=extra]`), new RegExp(`mates in this turn \\(${p.turn_length} moves?`));
+  for (const mv of p.solution_uci) await playPuzzleMove(page, mv);
+  assert.equal(await verdict(page), 'solution');
+  const after = await puzzleRating(page);
+  const change = Number(await page.getAttribute(`${view('puzzles')} #pz-change`, 'data-change'));
+  assert.ok(after > before && change > 0 && Math.abs(after - before - change) < 0.01, `${before} -> ${after} (${change})`);
+  assert.match(await page.textContent(`${view('puzzles')} .result`), /wins by (checkmate|Italian mate)/);
+  await page.screenshot({ path: join(shots, 'puzzle-solved.png') });
+  const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('crescendo.puzzles')));
+  assert.equal(stored.player.rating, after);
+  // A reload keeps the rating; the next puzzle is another one.
+  await page.reload(); // back on the Puzzles tab (the page's address names it)
+  const q = await servedPuzzle(page);
+  assert.equal(await puzzleRating(page), after);
+  assert.notEqual(q.id, p.id);
+}, true);
+
+test('Puzzles: a turn without mate fails and shows the solution; giving up fails', async (page) => {
+  await page.click('#tab-puzzles');
+  const p = await servedPuzzle(page);
+  // Moves of no solution where the position has one, until the turn ends.
+  const avoid = new Set(p.solution_uci);
+  while (!(await verdict(page))) {
+    const { legal } = await sessionInfo(page, 'puzzles');
+    const mv = legal.find((m) => !avoid.has(m.uci)) || legal[0];
+    await playPuzzleMove(page, mv.uci);
+  }
+  assert.equal(await verdict(page), 'wrong');
+  const change = Number(await page.getAttribute(`${view('puzzles')} #pz-change`, 'data-change'));
+  assert.ok(change < 0, `change ${change}`);
+  assert.equal((await page.textContent(`${view('puzzles')} #pz-solution`)).replace(/^Solution: /, ''), p.solution_san.join(' '));
+  // The board shows the solution played: the mate.
+  assert.match(await page.textContent(`${view('puzzles')} .result`), /wins by (checkmate|Italian mate)/);
+  await page.screenshot({ path: join(shots, 'puzzle-failed.png') });
+  const low = await puzzleRating(page);
+  await page.click(`${view('puzzles')} #pz-next`);
+  await page.waitForFunction((id) => window.crescendo.tabs.find((t) => t.id === 'puzzles').session.puzzle.id !== id, p.id, { timeout: 20000 });
+  const q = await servedPuzzle(page);
+  assert.notEqual(q.id, p.id);
+  assert.equal(await verdict(page), null);
+  await page.click(`${view('puzzles')} #pz-giveup`);
+  await page.waitForFunction(() => window.crescendo.tabs.find((t) => t.id === 'puzzles').session.outcome, null, { timeout: 20000 });
+  await puzzleIdle(page);
+  assert.equal(await verdict(page), 'gave-up');
+  assert.ok(await puzzleRating(page) < low);
+}, true);
 
 async function main() {
   const browser = await chromium.launch({

@@ -973,6 +973,7 @@ class App {
       { id: 'play', title: 'Play', session: this.play },
       { id: 'analysis', title: 'Analysis', session: new AnalysisSession(this) },
       { id: 'learn', title: 'Learn', session: new LearnSession(this) },
+      { id: 'puzzles', title: 'Puzzles', session: new PuzzleSession(this) },
     ];
     const nav = $('#tabs');
     for (const t of this.tabs) {
@@ -1005,4 +1006,5 @@ class App {
   }
 }
 
-window.crescendo = new App();
+// After every script of the page (puzzles.js adds its tab's class).
+window.addEventListener('DOMContentLoaded', () => { window.crescendo = new App(); });
