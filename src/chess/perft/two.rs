@@ -273,6 +273,53 @@ mod tests {
     use crate::chess::movegen::{count_legal, generate_checks};
     use crate::chess::moves::MoveList;
 
+    /// The whole count of the last two (and three) moves against the walk
+    /// that makes every move ([`Mode::Positions`](super::super::Mode)):
+    /// random game positions of both rule sets with two or three moves
+    /// left, and hand-built ones with pins, en passant on a two-move turn,
+    /// castling, promotions that check, discovered checks, a check to
+    /// escape, mates, Italian mates and stalemates.
+    #[test]
+    fn the_last_two_moves_in_bulk_count_what_every_move_made_counts() {
+        use crate::chess::fen::parse;
+        use crate::chess::perft::{perft, sequences};
+        let hand_built = [
+            "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 2",
+            "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 2",
+            "rnbqkbnr/pp1p1ppp/8/2pPp3/8/8/PPP1PPPP/RNBQKBNR w KQkq c6,e6 0 2",
+            "r3k2r/pppq1ppp/2n1bn2/2bpp3/2BPP3/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 0 6 4",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 4 2",
+            "7k/1P6/8/8/8/8/6p1/K7 w - - 0 2",
+            "4k3/8/8/8/4N3/8/8/4R1K1 w - - 0 5 3",
+            "4k3/8/8/8/8/8/4r3/4K3 w - - 0 2",
+            "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 4 2",
+            "kr6/8/8/r6R/8/8/8/K7 w - - 0 2",
+            "5kr1/8/4P3/8/8/5n2/8/7K w - - 0 2",
+            "4k3/b7/8/8/6p1/6n1/6PP/5n1K w - - 0 2",
+            "6rk/6pp/8/6N1/8/8/8/R5K1 w - - 0 2",
+            "3qk3/8/8/8/8/8/8/R3K2R w KQ - 0 2",
+        ];
+        let (mut checked, mut mates, mut stalemates) = (0, 0, 0);
+        for (seed, rules) in [(31, Rules::Italian), (32, Rules::Scottish)] {
+            let mut cases: Vec<Position> = crate::chess::random_game_positions(rules, 40, 6, seed)
+                .into_iter()
+                .filter(|p| (2..=3).contains(&p.moves_left()))
+                .collect();
+            cases.extend(hand_built.iter().map(|t| parse(t, rules).unwrap()));
+            for pos in cases {
+                let exact = perft(&pos, 1).without_positions();
+                assert_eq!(sequences(&pos, 1, 1), exact, "{rules} {pos}");
+                checked += 1;
+                mates += exact.mates;
+                stalemates += exact.stalemates;
+            }
+        }
+        assert!(
+            checked > 100 && mates > 0 && stalemates > 0,
+            "{checked} {mates} {stalemates}"
+        );
+    }
+
     /// The counter on the piece sets against the move generator on the made
     /// position, after every next-to-last move of random game positions
     /// (both rule sets, every turn length): the same number of last moves,
