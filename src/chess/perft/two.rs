@@ -16,7 +16,7 @@
 use super::{Tally, Walk, mates_in_bulk};
 use crate::chess::attacks;
 use crate::chess::bitboard::{Bitboard, Color, Role, Square};
-use crate::chess::movegen::{CheckInfo, legal_moves};
+use crate::chess::movegen::{CheckInfo, legal_moves, shift};
 use crate::chess::moves::{Move, MoveKind};
 use crate::chess::position::{CASTLES, Position};
 
@@ -254,15 +254,6 @@ impl Board {
             add(tally(attacks::pawn(us, from) & self.them & allowed));
         }
         (moves, may_check)
-    }
-}
-
-/// Shifts a set by `delta` squares (positive: towards h8).
-fn shift(bb: Bitboard, delta: i8) -> Bitboard {
-    if delta >= 0 {
-        Bitboard(bb.0 << delta)
-    } else {
-        Bitboard(bb.0 >> -delta)
     }
 }
 
