@@ -394,3 +394,72 @@ fn perft_command_rejects_a_malformed_fen_naming_the_field() {
         }
     }
 }
+
+#[test]
+fn perft_command_shards_add_up_and_resume_from_the_results_file() {
+    let dir = std::env::temp_dir().join(format!("crescendo-perft-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("turns3.jsonl");
+    let file = results.to_str().unwrap();
+    let _ = std::fs::remove_file(&results);
+    for rules in ["italian", "scottish"] {
+        let base = ["--turns", "3", "--rules", rules];
+        let (_, whole) = perft_command_json(&base);
+        // Two shards of five, then all five: the first two are read back.
+        let (text, part) =
+            perft_command_json(&[&base[..], &["--shard", "1-2/5", "--results", file]].concat());
+        assert_eq!(
+            top_level_keys(&text),
+            [
+                "sequences",
+                "positions",
+                "stalemates",
+                "seconds",
+                "mates",
+                "shard"
+            ],
+            "{text}"
+        );
+        assert_eq!(part["shard"], "1-2/5");
+        let lines = std::fs::read_to_string(&results).unwrap().lines().count();
+        let (_, all) =
+            perft_command_json(&[&base[..], &["--shard", "all/5", "--results", file]].concat());
+        let after = std::fs::read_to_string(&results).unwrap().lines().count();
+        assert_eq!(after, lines + 3, "only the missing shards are counted");
+        let (_, again) = perft_command_json(
+            &[
+                &base[..],
+                &["--shard", "all/5", "--results", file, "--threads", "2"],
+            ]
+            .concat(),
+        );
+        let mut sum = 0;
+        for k in 1..=5 {
+            let shard = format!("{k}/5");
+            let (_, one) = perft_command_json(&[&base[..], &["--shard", &shard]].concat());
+            sum += one["sequences"].as_u64().unwrap();
+        }
+        for key in ["sequences", "stalemates", "mates"] {
+            assert_eq!(all[key], whole[key], "{rules} {key}");
+            assert_eq!(again[key], whole[key], "{rules} {key}");
+        }
+        assert_eq!(Some(sum), whole["sequences"].as_u64(), "{rules}");
+        assert!(part["sequences"].as_u64() < whole["sequences"].as_u64());
+        assert_eq!(all["positions"], serde_json::Value::Null);
+    }
+    for bad in [
+        vec!["--shard", "0/3"],
+        vec!["--shard", "4/3"],
+        vec!["--shard", "1/3", "--positions"],
+        vec!["--shard", "1/3", "--divide"],
+        vec!["--results", file],
+        vec!["--shard", "1/3", "--chess"],
+    ] {
+        let (ok, stdout, stderr) = perft_command(&bad);
+        assert!(!ok && stdout.is_empty() && !stderr.is_empty(), "{bad:?}");
+    }
+    std::fs::write(&results, "not json\n").unwrap();
+    let (ok, _, stderr) = perft_command(&["--shard", "1/3", "--results", file]);
+    assert!(!ok && stderr.contains("line 1"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

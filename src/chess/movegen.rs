@@ -338,7 +338,7 @@ fn push_pawn_move<S: MoveSink>(from: Square, to: Square, list: &mut S) {
 
 /// Shifts a set by `delta` squares (positive: towards h8).
 #[inline(always)]
-fn shift(bb: Bitboard, delta: i8) -> Bitboard {
+pub(super) fn shift(bb: Bitboard, delta: i8) -> Bitboard {
     if delta >= 0 {
         Bitboard(bb.0 << delta)
     } else {

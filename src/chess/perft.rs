@@ -1,6 +1,8 @@
 //! Move-path enumeration: ordinary-chess perft and progressive perft.
 
+mod shard;
 mod split;
+mod two;
 
 use super::movegen::{self, generate_checks, generate_legal, legal_moves};
 use super::moves::{Move, MoveList};
@@ -9,7 +11,8 @@ use super::status::is_mated;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-pub use split::{divide_sequences, divide_with_total_on, perft_on, sequences};
+pub use shard::{CountId, ResultsFile, ShardRange};
+pub use split::{divide_sequences, divide_with_total_on, perft_on, sequences, shard_sequences};
 
 /// The most moves one perft may enumerate (plies for [`chess_perft`]). The
 /// walks recurse once per move, so an unbounded request (a turn of 10000
@@ -272,21 +275,25 @@ fn last_move_in_bulk(pos: &Position) -> Tally {
     if sequences == 0 {
         return stuck(pos);
     }
+    Tally {
+        sequences,
+        stalemates: 0,
+        mates: mates_in_bulk(pos),
+    }
+}
+
+/// The last moves from `pos` (a bulk node) that mate: only checks can.
+fn mates_in_bulk(pos: &Position) -> u64 {
     let mut checks = MoveList::new();
     generate_checks(pos, &mut checks);
-    let mates = checks
+    checks
         .iter()
         .filter(|&&mv| {
             let mut child = pos.clone();
             child.play(mv);
             is_mated(&child)
         })
-        .count();
-    Tally {
-        sequences,
-        stalemates: 0,
-        mates: mates as u64,
-    }
+        .count() as u64
 }
 
 /// The depth-first count. Parts (the first moves of a divide) have their
@@ -334,6 +341,11 @@ impl Walk<'_> {
         if self.should_stop() {
             return Tally::default();
         }
+        if self.mode == Mode::Bulk && two::is_two_node(pos, turns) {
+            let tally = two::last_two_in_bulk(self, part, pos);
+            self.remember(key, tally);
+            return tally;
+        }
         let moves = legal_moves(pos);
         let mut tally = if moves.is_empty() {
             stuck(pos)
@@ -346,11 +358,15 @@ impl Walk<'_> {
                 return tally; // partial: not for the memo
             }
         }
+        self.remember(key, tally);
+        tally
+    }
+
+    fn remember(&mut self, key: ([u64; 4], u32, u32), tally: Tally) {
         if self.memo.len() >= MEMO_LIMIT {
             self.memo.clear();
         }
         self.memo.insert(key, tally);
-        tally
     }
 
     fn child(&mut self, part: u32, pos: &Position, mv: Move, turns: u32) -> Tally {

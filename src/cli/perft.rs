@@ -42,6 +42,16 @@ pub struct PerftArgs {
     /// depend on it.
     #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::THREADS))]
     pub threads: usize,
+    /// Count only these shards of the sequences (progressive, without
+    /// --positions or --divide): `K/N`, `K-L/N` or `all/N`, from 1. The
+    /// counts of all N shards add up to the whole count.
+    #[arg(long, value_parser = |s: &str| s.parse::<perft::ShardRange>())]
+    pub shard: Option<perft::ShardRange>,
+    /// With --shard: a file of finished shards (one JSON line each). A shard
+    /// found there is not counted again; each counted one is appended as
+    /// soon as it is done, so a stopped run resumes where it was.
+    #[arg(long, requires = "shard")]
+    pub results: Option<std::path::PathBuf>,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -59,8 +69,8 @@ pub fn run(args: &PerftArgs) -> CliResult {
 
 /// Linear Progression perft: move sequences of `--turns` turns.
 fn run_linear(args: &PerftArgs) -> CliResult {
-    if args.chess {
-        return Err("--chess is for --variant progressive".into());
+    if args.chess || args.shard.is_some() {
+        return Err("--chess and --shard are for --variant progressive".into());
     }
     if args.turns == 0 {
         return Err("--turns must be at least 1".into());
@@ -108,12 +118,18 @@ fn run_progressive(args: &PerftArgs, rules: Rules) -> CliResult {
                 perft::MAX_PERFT_MOVES
             ));
         }
+        if args.shard.is_some() {
+            return Err("--shard is for progressive perft, not --chess".into());
+        }
         return run_chess(args, &pos);
     }
     if args.turns == 0 {
         return Err("--turns must be at least 1".into());
     }
     perft::check_size(&pos, args.turns).map_err(|e| format!("--turns: {e}"))?;
+    if let Some(range) = args.shard {
+        return run_shards(args, &pos, range);
+    }
     let started = Instant::now();
     let threads = args.threads;
     // With --divide the total comes from the same walks (no second count).
@@ -155,6 +171,64 @@ fn run_progressive(args: &PerftArgs, rules: Rules) -> CliResult {
         ],
         secs,
         &parts,
+    );
+    Ok(())
+}
+
+/// `--shard`: the shards of the range, each read from `--results` if it is
+/// there, else counted (and appended to it); the counts are their sum, and
+/// `shard` names the range.
+fn run_shards(
+    args: &PerftArgs,
+    pos: &crescendo::chess::Position,
+    range: perft::ShardRange,
+) -> CliResult {
+    if args.positions || args.divide {
+        return Err("--shard counts sequences only: not with --positions or --divide".into());
+    }
+    let mut results = match &args.results {
+        Some(path) => {
+            let id = perft::CountId {
+                fen: fen::to_fen(pos),
+                rules: pos.rules().name().to_string(),
+                turns: args.turns,
+                shards: range.shards,
+            };
+            Some(perft::ResultsFile::open(path, id)?)
+        }
+        None => None,
+    };
+    let started = Instant::now();
+    let mut total = perft::SequenceCounts::default();
+    for shard in range.first..=range.last {
+        if let Some(done) = results.as_ref().and_then(|r| r.get(shard)) {
+            total.add(done);
+            continue;
+        }
+        let shard_started = Instant::now();
+        let c = perft::shard_sequences(pos, args.turns, shard - 1, range.shards, args.threads);
+        if c.overflowed() {
+            return Err(OVERFLOW.into());
+        }
+        if let Some(results) = results.as_mut() {
+            results.record(shard, c, shard_started.elapsed().as_secs_f64())?;
+        }
+        total.add(c);
+    }
+    if total.overflowed() {
+        return Err(OVERFLOW.into());
+    }
+    let secs = started.elapsed().as_secs_f64();
+    print_counts(
+        args,
+        &[
+            ("sequences", Some(total.sequences)),
+            ("positions", None),
+            ("stalemates", Some(total.stalemates)),
+            ("mates", Some(total.mates)),
+        ],
+        secs,
+        &[],
     );
     Ok(())
 }
@@ -217,6 +291,9 @@ fn print_counts(
             .collect();
         let seconds = format!("\"seconds\":{}", serde_json::json!(secs));
         fields.insert(fields.len().min(3), seconds);
+        if let Some(range) = args.shard {
+            fields.push(format!("\"shard\":\"{range}\""));
+        }
         let mut out = format!("{{{}", fields.join(","));
         if args.divide {
             out.push_str(&divide_json(parts));
@@ -233,6 +310,9 @@ fn print_counts(
             }
         }
         println!("seconds {secs:.3}");
+        if let Some(range) = args.shard {
+            println!("shard {range}");
+        }
     }
 }
 

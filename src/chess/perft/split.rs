@@ -29,6 +29,30 @@ pub fn sequences(pos: &Position, turns: u32, threads: usize) -> SequenceCounts {
     run.finish(threads).0[0]
 }
 
+/// Nodes opened per shard before a sharded count ([`shard_sequences`]) is
+/// split: enough that the shards' shares of the uneven subtrees even out.
+const NODES_PER_SHARD: usize = 64;
+
+/// Shard `shard` (from 0) of `shards` of [`sequences`]: the tree is opened
+/// breadth first, the same way whatever the thread count, into at least
+/// [`NODES_PER_SHARD`] nodes per shard; the shard counts every `shards`-th
+/// of them (from the `shard`-th), and shard 0 also the sequences that ended
+/// while opening. The shards' counts add up to [`sequences`].
+pub fn shard_sequences(
+    pos: &Position,
+    turns: u32,
+    shard: usize,
+    shards: usize,
+    threads: usize,
+) -> SequenceCounts {
+    let shards = shards.max(1);
+    let mut run = Run::new(Mode::Bulk, 1);
+    run.push(0, pos.clone(), turns, 1);
+    run.open(shards.saturating_mul(NODES_PER_SHARD));
+    run.keep_shard(shard, shards);
+    run.finish(threads).0[0]
+}
+
 /// [`super::perft`] (exact `positions`) on `threads` threads.
 pub fn perft_on(pos: &Position, turns: u32, threads: usize) -> PerftCounts {
     let mut run = Run::new(Mode::Positions, 1);
@@ -133,6 +157,22 @@ impl Run {
                     self.walk.end(part, end);
                 }
             }
+        }
+    }
+
+    /// Keeps the open nodes of one shard (every `shards`-th from the
+    /// `shard`-th) and, in shard 0 only, the sequences already ended.
+    fn keep_shard(&mut self, shard: usize, shards: usize) {
+        let tasks = std::mem::take(&mut self.tasks);
+        self.tasks = tasks
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| i % shards == shard)
+            .map(|(_, task)| task)
+            .collect();
+        self.index.clear();
+        if shard != 0 {
+            self.tallies.fill(Tally::default());
         }
     }
 
