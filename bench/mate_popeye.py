@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Popeye side by side with `crescendo mate`, position by position.
 
-    bench/mate_popeye.py POPEYE CRESCENDO SET... [--limit S] [--full] [--raw FILE]
+    bench/mate_popeye.py POPEYE CRESCENDO SET... [--limit S] [--full] [--raw FILE] [--before BIN]
     bench/mate_popeye.py --from-raw RAW... [--limit S]
 
 SET is a `.jsonl` file (rows with `id` and `fen`, as bench/data/sermate-*.jsonl)
@@ -21,6 +21,9 @@ mate from either other mode (every orthodox mate is an Italian mate); otherwise
 Crescendo's mate (its line is replayed by the rules core) or the row is
 marked unchecked. A Popeye mode is correct on a row when it gives the truth;
 the ratio is Crescendo's CPU time over Popeye's fastest correct mode.
+With `--before BIN` a second Crescendo binary (an earlier commit) is timed
+on every row too, in the same run, and the report gives its time, ratio
+and rows slower beside the first's.
 
 Each Popeye run stops at `--limit` CPU seconds (default 60; recorded as
 "> 60 s"). Without `--full`, a mode that can no longer be the fastest
@@ -189,9 +192,10 @@ def fmt(t, finished=True):
     return f"{t * 1000:.0f}" if finished else f"> {t * 1000:.0f}"
 
 
-def compare_row(popeye_bin, crescendo_bin, row, limit, full):
+def compare_row(popeye_bin, crescendo_bin, row, limit, full, before_bin=None):
     fen = row["fen"]
     ours, ours_cpu = crescendo(crescendo_bin, fen, limit)
+    before = crescendo(before_bin, fen, limit) if before_bin else None
     runs = {}
     best = None  # fastest correct CPU seconds so far
     orthodox_mate = False
@@ -226,7 +230,12 @@ def compare_row(popeye_bin, crescendo_bin, row, limit, full):
         truth, source = None, "unchecked"
     correct = [cpu for v, cpu, fin in runs.values() if fin and v == truth]
     best = min(correct) if correct else None
+    extra = {}
+    if before:
+        extra = {"before": before[0].get("result"), "before_cpu_s": before[1],
+                 "before_nodes": before[0].get("nodes")}
     return {
+        **extra,
         "id": row["id"],
         "fen": fen,
         "n": parse_fen(fen)[4],
@@ -243,17 +252,30 @@ def compare_row(popeye_bin, crescendo_bin, row, limit, full):
 
 
 def report(name, results, limit):
+    has_before = any("before_cpu_s" in r for r in results)
     print(f"\n### {name}\n")
-    print("| id | n | pieces | verdict | checked by | Crescendo ms | nodes | Popeye default ms | intelligent ms | checkless ms | best Popeye ms | ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    tot = ptot = 0.0
+    print("| id | n | pieces | verdict | checked by | Crescendo ms | nodes | Popeye default ms | intelligent ms | checkless ms | best Popeye ms | ratio |"
+          + (" before ms | before nodes | before ratio |" if has_before else ""))
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|---|---|" if has_before else ""))
+    tot = ptot = btot = 0.0
     slower, wrong, capped, unchecked = [], [], 0, 0
+    bslower, bwrong = [], []
     for r in results:
         p = r["popeye"]
         cells = [fmt(p[m]["cpu_s"], p[m]["finished"]) for m in MODES]
         best = r["popeye_best_s"]
         ours = r["crescendo_cpu_s"]
         tot += ours
+        b = r.get("before_cpu_s")
+        bcells = ""
+        if b is not None:
+            btot += b
+            bratio = f"< {b / limit:.3f}" if best is None else f"{max(b, 0.001) / max(best, 0.001):.3f}"
+            bcells = f" {b * 1000:.0f} | {r['before_nodes']} | {bratio} |"
+            if best is not None and b > best:
+                bslower.append((r["id"], b, best))
+            if r["truth"] is not None and r["before"] != r["truth"]:
+                bwrong.append(r["id"])
         if best is None:
             capped += 1
             ptot += limit
@@ -275,7 +297,7 @@ def report(name, results, limit):
             verdict = f"**{r['crescendo']} (truth {r['truth']})**"
         else:
             verdict = r["crescendo"]
-        print(f"| {r['id']} | {r['n']} | {r['pieces']} | {verdict} | {r['truth_from']} | {ours * 1000:.0f} | {r['crescendo_nodes']} | {' | '.join(cells)} | {best_cell} | {ratio} |")
+        print(f"| {r['id']} | {r['n']} | {r['pieces']} | {verdict} | {r['truth_from']} | {ours * 1000:.0f} | {r['crescendo_nodes']} | {' | '.join(cells)} | {best_cell} | {ratio} |{bcells}")
     nodes = sum(r["crescendo_nodes"] or 0 for r in results)
     print()
     print(f"**{name}**: {len(results)} rows, {len(results) - len(wrong) - unchecked} verdicts right, "
@@ -284,6 +306,10 @@ def report(name, results, limit):
           f"{'at least ' if capped else ''}{ptot:.3f} s ({capped} rows timed out, counted as {limit:.0f} s): "
           f"{ptot / max(tot, 1e-9):.1f}x; rows slower than Popeye: {len(slower)}"
           + "".join(f"; {i} {o * 1000:.0f} ms vs {b * 1000:.0f} ms" for i, o, b in slower))
+    if has_before:
+        print(f"\n**{name}, before**: Crescendo {btot:.3f} s CPU, {len(bwrong)} verdicts wrong: "
+              f"{ptot / max(btot, 1e-9):.1f}x; rows slower than Popeye: {len(bslower)}"
+              + "".join(f"; {i} {o * 1000:.0f} ms vs {b * 1000:.0f} ms" for i, o, b in bslower))
     for w in wrong:
         print(f"WRONG: {w[0]}: Crescendo {w[1]}, truth {w[2]} (from {w[3]})")
     return tot, ptot, len(slower), len(wrong)
@@ -291,7 +317,11 @@ def report(name, results, limit):
 
 def main():
     args = sys.argv[1:]
-    limit, full, raw = 60.0, False, None
+    limit, full, raw, before_bin = 60.0, False, None, None
+    if "--before" in args:
+        i = args.index("--before")
+        before_bin = args[i + 1]
+        del args[i:i + 2]
     if "--limit" in args:
         i = args.index("--limit")
         limit = float(args[i + 1])
@@ -318,7 +348,7 @@ def main():
     for path in sets:
         results = []
         for row in rows_of(path):
-            r = compare_row(popeye_bin, crescendo_bin, row, limit, full)
+            r = compare_row(popeye_bin, crescendo_bin, row, limit, full, before_bin)
             results.append(r)
             if raw:
                 raw.write(json.dumps(r) + "\n")

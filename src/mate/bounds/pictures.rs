@@ -23,6 +23,11 @@
 //!   blocked, so they keep their empty-board ways.)
 //! - A promoted pawn goes on from its promotion square as a queen (which
 //!   covers all a rook or bishop would) or a knight.
+//! - Our king never stands next to the enemy king, so its ways go round
+//!   those squares; and a flight the Italian rules excuse (a king step off
+//!   an enemy slider's line uncovering a check on our king) is a target
+//!   like the others, covered by our king ending behind the enemy king on
+//!   that line: the king's moves to get there are counted.
 //! - Every flight and target set is exact (no options merged for room).
 //!
 //! Everything else is relaxed as the empty-board bound relaxes it (our own
@@ -30,7 +35,7 @@
 //! "no picture fits" is a proof; "some picture fits" proves nothing and the
 //! search decides.
 
-use super::targets::{Targets, castling_bits};
+use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Position, Role, Square};
 
@@ -72,7 +77,11 @@ struct Ways {
     /// Enemy pieces other than the king (the only squares a pawn moves to
     /// diagonally).
     prey: Bitboard,
+    /// The king's square and every open flight, the excused ones too.
     targets: Targets,
+    /// Per square: the flights excused when our king ends there (Italian:
+    /// a king step off an enemy slider's line would uncover a check on it).
+    excuse: [u16; 64],
 }
 
 impl Ways {
@@ -80,14 +89,52 @@ impl Ways {
         let us = pos.side_to_move();
         let them = us.other();
         let king = pos.king_square(them);
-        Ways {
+        let flights = attacks::king(king) & !pos.color_bb(them);
+        let mut targets = Targets {
+            squares: [king; 9],
+            count: 1,
+            key: Key::NONE,
+        };
+        for sq in flights {
+            targets.squares[targets.count] = sq;
+            targets.count += 1;
+        }
+        let mut ways = Ways {
             us,
             king,
             pawn_checks: attacks::pawn(them, king),
             knight_checks: attacks::knight(king),
             prey: pos.color_bb(them) & !king.bb(),
-            targets: Targets::of(pos, pos.moves_left()),
+            targets,
+            excuse: [0; 64],
+        };
+        if !opponent_may_check_at_once(pos) {
+            // Our king behind the enemy king on the slider's line, never
+            // next to the enemy king: the flights off the line are excused
+            // (as in `targets::excused_flights`, with the king's moves to
+            // get there counted).
+            for s in excusing_sliders(pos, us, king) {
+                let line = attacks::line(s, king);
+                let off = ways.mask_of(flights & !line);
+                for r in line {
+                    if attacks::between(s, r).contains(king) && !attacks::king(king).contains(r) {
+                        ways.excuse[r.index()] |= off;
+                    }
+                }
+            }
         }
+        ways
+    }
+
+    /// The mask of the targets in `set`.
+    fn mask_of(&self, set: Bitboard) -> u16 {
+        let mut mask = 0;
+        for (i, &t) in self.targets.as_slice().iter().enumerate() {
+            if set.contains(t) {
+                mask |= 1 << i;
+            }
+        }
+        mask
     }
 
     /// The targets a piece of `role` on `sq` covers at the end, on the
@@ -97,13 +144,7 @@ impl Ways {
             Role::Pawn => attacks::pawn(self.us, sq),
             role => attacks::piece(role, sq, Bitboard::EMPTY),
         };
-        let mut mask = 0;
-        for (i, &t) in self.targets.as_slice().iter().enumerate() {
-            if attacked.contains(t) {
-                mask |= 1 << i;
-            }
-        }
-        mask
+        self.mask_of(attacked)
     }
 }
 
@@ -195,12 +236,29 @@ fn options_of(ways: &Ways, role: Role, from: Square) -> Options {
         }
         Role::Pawn => pawn_options(ways, from, &mut out),
         Role::King => {
+            // Our king never stands next to the enemy king: its ways go
+            // round those squares.
             let near = attacks::king(ways.king) | ways.king.bb();
+            let mut dist = [FAR; 64];
+            dist[from.index()] = 0;
+            let (mut frontier, mut seen, mut d) = (from.bb(), from.bb() | near, 0);
+            while frontier.nonempty() {
+                d += 1;
+                let mut next = Bitboard::EMPTY;
+                for s in frontier {
+                    next |= attacks::king(s) & !seen;
+                }
+                for t in next {
+                    dist[t.index()] = d;
+                }
+                seen |= next;
+                frontier = next;
+            }
             for sq in Square::all() {
                 if !near.contains(sq) {
                     out.add(
-                        ways.cover(Role::King, sq),
-                        slider_moves(Role::King, from, sq),
+                        ways.cover(Role::King, sq) | ways.excuse[sq.index()],
+                        dist[sq.index()],
                         false,
                     );
                 }

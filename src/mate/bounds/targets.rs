@@ -108,7 +108,7 @@ impl Targets {
 /// Flights that a king step may not take under the Italian rules because the
 /// step could uncover a check on our king (a lower-bound relaxation: we only
 /// ask whether our king could stand behind the enemy king on the line of an
-/// enemy slider by the end of the turn).
+/// enemy slider by the end of the turn, not next to the enemy king).
 pub(super) fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u32) -> Bitboard {
     let ours = pos.king_square(us);
     let castle_bonus = u32::from(castling_slack(pos, us));
@@ -116,9 +116,13 @@ pub(super) fn excused_flights(pos: &Position, us: Color, eksq: Square, moves: u3
     let mut excused = Bitboard::EMPTY;
     for s in excusing_sliders(pos, us, eksq) {
         let line = attacks::line(s, eksq);
-        let behind = line
-            .into_iter()
-            .any(|r| attacks::between(s, r).contains(eksq) && chebyshev(ours, r) <= radius);
+        // Our king ends behind the enemy king on the slider's line, never
+        // next to it (kings never stand side by side).
+        let behind = line.into_iter().any(|r| {
+            attacks::between(s, r).contains(eksq)
+                && chebyshev(eksq, r) >= 2
+                && chebyshev(ours, r) <= radius
+        });
         if behind {
             excused |= attacks::king(eksq) & !line;
         }

@@ -304,3 +304,22 @@ fn last_move_filter_keeps_every_mate() {
         "{mates} mating moves and {pairs} last pairs checked, {rejected} checks rejected"
     );
 }
+
+/// A flight is excused only if our king can end behind the enemy king on
+/// the enemy slider's line and not next to the enemy king: with the white
+/// bishop on b4 and the white king on d2, the only square behind is e1,
+/// next to d2 (this position has no mate: sermate-sparse s014); with the
+/// white king on c3, e1 is two squares behind and Black's king reaches it.
+#[test]
+fn flights_are_excused_only_from_behind_and_not_next_to_the_king() {
+    use super::targets::excused_flights;
+    use crate::chess::{Color, Square};
+    let excused = |f: &str, king: Square| {
+        let pos = fen::parse(f, Rules::Italian).expect("fen");
+        excused_flights(&pos, Color::Black, king, pos.moves_left())
+    };
+    let d2 = Square::parse("d2").expect("square");
+    let c3 = Square::parse("c3").expect("square");
+    assert!(excused("3k4/8/P2P1P2/1p6/1B4q1/5R1R/3K4/1B6 b - - 0 7", d2).is_empty());
+    assert!(excused("3k4/8/P2P1P2/1p6/1B4q1/2K2R1R/8/1B6 b - - 0 7", c3).nonempty());
+}
