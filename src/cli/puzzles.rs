@@ -234,7 +234,7 @@ fn generate(a: &GenerateArgs) -> CliResult {
     let pool = pool(a.threads)?;
     let batch = a.threads.max(1) * 2;
     let started = Instant::now();
-    let (mut written, mut games, mut candidates) = (0usize, 0u64, 0u32);
+    let (mut written, mut games, mut candidates, mut repeats) = (0usize, 0u64, 0u32, 0u32);
     let mut rejected: Vec<Reject> = Vec::new();
     let last_game = a.games.unwrap_or(u64::MAX);
     while written < wanted && next_game < last_game {
@@ -255,10 +255,15 @@ fn generate(a: &GenerateArgs) -> CliResult {
             candidates += y.candidates;
             rejected.extend(y.rejected);
             for p in y.puzzles {
-                if written < wanted && ids.insert(p.id.clone()) {
+                if written >= wanted {
+                    break;
+                }
+                if ids.insert(p.id.clone()) {
                     text.push_str(&p.to_line());
                     text.push('\n');
                     written += 1;
+                } else {
+                    repeats += 1;
                 }
             }
         }
@@ -267,7 +272,7 @@ fn generate(a: &GenerateArgs) -> CliResult {
             .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
         let minutes = started.elapsed().as_secs_f64() / 60.0;
         let msg = format!(
-            "({:.1}/min; {games} games, {candidates} candidates, {})",
+            "({:.1}/min; {games} games, {candidates} candidates, {}, repeats {repeats})",
             written as f64 / minutes.max(1e-9),
             reject_counts(&rejected)
         );
@@ -284,7 +289,8 @@ fn generate(a: &GenerateArgs) -> CliResult {
     let minutes = started.elapsed().as_secs_f64() / 60.0;
     println!(
         "{written} puzzles appended to {} ({} now) from {games} games, {candidates} candidates \
-         (rejected: {}) in {:.1} min: {:.2} puzzles/min on {} threads",
+         (rejected: {}, repeats of an id already kept {repeats}) in {:.1} min: \
+         {:.2} puzzles/min on {} threads",
         out.display(),
         have + written,
         reject_counts(&rejected),

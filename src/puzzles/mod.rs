@@ -6,7 +6,7 @@
 //! - generate.rs: self-play at the levels, the candidates, the tests
 //! - unique.rs: mate, uniqueness by final position, triviality
 //! - themes.rs: themes computed from the solution
-//! - calibrate.rs: initial ratings from the levels' attempts
+//! - calibrate.rs: initial ratings from a ladder of finder budgets
 //! - glicko.rs: Glicko-2 (Glickman's paper)
 //! - pick.rs, solve.rs: serving a puzzle, judging an attempt
 //! - check.rs: verifying a record
@@ -24,10 +24,11 @@ mod solve;
 mod themes;
 mod unique;
 
-pub use calibrate::{LEVEL_DEVIATION, LEVEL_RATINGS, TIE_BREAK_POINTS, level_nodes};
+pub use calibrate::{LADDER_BASE, LADDER_STEP, LEVEL_DEVIATION, RUNGS, ladder};
 pub use check::verify;
 pub use generate::{
-    GameYield, MAX_TURN, OPENING_TURNS, PLAY_NODES, Reject, SCAN_NODES, game, make_puzzle, record,
+    GameYield, MAX_TURN, OPENING_TURNS, PLAY_NODES, PLAYERS, Reject, SCAN_NODES, game, make_puzzle,
+    record,
 };
 pub use glicko::{Game, MAX_DEVIATION, MIN_DEVIATION, Rating, TAU, attempt, update};
 pub use merge::{Merged, merge};

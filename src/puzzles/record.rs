@@ -63,7 +63,7 @@ pub struct Source {
     pub pgn: String,
 }
 
-/// The rated attempts of the levels and the finder's nodes.
+/// The rated attempts of the calibration ladder and the finder's nodes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Calibration {
     pub attempts: Vec<Attempt>,
@@ -73,7 +73,7 @@ pub struct Calibration {
     pub glicko: f64,
 }
 
-/// One level's try at the puzzle.
+/// One rung's try at the puzzle (`level` is the rung's name).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Attempt {
     pub level: String,

@@ -4,7 +4,7 @@
 //! other settings (another build with other budgets, say), and a refusal
 //! can name the difference.
 
-use super::calibrate::{LEVEL_RATINGS, level_nodes};
+use super::calibrate::ladder;
 use super::generate::{MAX_TURN, OPENING_TURNS, PLAY_NODES, SCAN_NODES};
 use super::unique::{ALL_NODES, FIND_NODES, MAX_ADVANTAGE, TRIVIAL_NODES};
 use crate::chess::Rules;
@@ -32,7 +32,7 @@ pub struct Settings {
     pub trivial_nodes: u64,
     /// Material lead (pawn = 1) above which a turn start is crushing.
     pub max_advantage: i32,
-    /// The calibrating levels: name, fixed rating, mate-finder nodes.
+    /// The calibrating ladder's rungs: name, fixed rating, finder nodes.
     pub levels: Vec<(String, f64, u64)>,
 }
 
@@ -49,10 +49,7 @@ impl Settings {
             all_nodes: ALL_NODES,
             trivial_nodes: TRIVIAL_NODES,
             max_advantage: MAX_ADVANTAGE,
-            levels: LEVEL_RATINGS
-                .iter()
-                .map(|&(name, rating)| (name.to_string(), rating, level_nodes(name)))
-                .collect(),
+            levels: ladder(),
         }
     }
 
