@@ -42,6 +42,8 @@ const TOTAL_CHECKS: u64 = 16;
 const ESCALATION: u64 = 4;
 /// Without a deadline a check grows to at most this many times the first.
 const MAX_ESCALATION: u64 = 16;
+/// Undecided alternatives kept for more budget.
+const MAX_ESCALATED: usize = 4;
 /// Turns searched (not refuted by a known mate) before the shelter-ordered
 /// turns join the candidates.
 const SHELTER_AFTER: usize = 3;
@@ -162,7 +164,6 @@ pub fn secure_within(
         score: 0,
         safety: Safety::Unclear,
         spent: 0,
-        nodes: 0,
     };
     // Half the time left, at most, for the search's own choice.
     let half = budget.deadline.map(|d| {
@@ -188,8 +189,6 @@ struct Candidate {
     safety: Safety,
     /// Nodes of its last check (for a mated turn: what finding the mate took).
     spent: u64,
-    /// The node budget of its last check.
-    nodes: u64,
 }
 
 struct Checker<'a> {
@@ -249,7 +248,6 @@ impl Checker<'_> {
         let before = self.nodes;
         cand.safety = self.check(pos, &cand.turn, nodes, deadline);
         cand.spent = self.nodes - before;
-        cand.nodes = nodes;
     }
 
     /// Can the opponent mate after `turn`? A turn that ends the game (a
@@ -313,76 +311,22 @@ impl Checker<'_> {
         let mut unclear: Vec<Candidate> = Vec::new();
         let mut mated: Vec<Candidate> = Vec::new();
         let rejected = chosen.turn.clone();
-        let lost = chosen.safety == Safety::Mated;
         match chosen.safety {
             Safety::Unclear => unclear.push(chosen),
             _ => mated.push(chosen),
         }
         let mut searched = 0;
         let mut tried = FxHashSet::default();
-        let (mut queue, mut shelter): (std::collections::VecDeque<_>, _) =
-            if self.out_of_budget() {
-                Default::default()
-            } else {
-                let deadline = self.budget.deadline;
-                let scored = beam(pos, Order::Score, self.first_moves, deadline);
-                let shelter = beam(pos, Order::Shelter, self.first_moves, deadline);
-                // Turns whose end the move-budget bound alone proves safe
-                // cost the finder nothing: first, best scored first. In long
-                // endgame turns one undecided check can take all the time.
-                // Only when the search's turn is mated: an undecided one is
-                // mostly safe, and a free turn may be far worse.
-                let free: Vec<_> = scored
-                    .iter()
-                    .chain(&shelter)
-                    .filter(|(_, t)| lost && bound_proves_safe(pos, t))
-                    .cloned()
-                    .collect();
-                (free.into_iter().chain(scored).collect(), shelter)
-            };
+        let mut queue: std::collections::VecDeque<_> = if self.out_of_budget() {
+            Default::default()
+        } else {
+            beam(pos, Order::Score, self.first_moves, self.budget.deadline).into()
+        };
         let mut sheltered = false;
-        // Nodes spent on first checks and on escalations: while fresh turns
-        // remain, the undecided ones get about as much as the fresh ones,
-        // the least-checked first (a safe turn often needs a few times a
-        // first check to be proved, and is among the undecided ones).
-        let (mut fresh, mut deeper) = (0u64, 0u64);
-        loop {
-            if self.out_of_budget() {
+        while let Some((score, turn)) = queue.pop_front() {
+            if self.out_of_budget() || searched >= MAX_CANDIDATES {
                 break;
             }
-            let fresh_left = !queue.is_empty() && searched < MAX_CANDIDATES;
-            let grow = unclear
-                .iter()
-                .enumerate()
-                .filter(|(_, c)| self.may_grow(c.nodes))
-                .min_by_key(|&(i, c)| (c.nodes, i))
-                .map(|(i, _)| i);
-            match grow {
-                Some(i) if !fresh_left || deeper <= fresh => {
-                    let nodes = unclear[i].nodes.saturating_mul(ESCALATION);
-                    let before = self.nodes;
-                    self.examine(pos, &mut unclear[i], nodes, None);
-                    deeper += self.nodes - before;
-                    match unclear[i].safety {
-                        Safety::Proved => {
-                            let cand = unclear.remove(i);
-                            return if cand.turn == rejected {
-                                Verdict::Safe
-                            } else {
-                                replaced(cand, true)
-                            };
-                        }
-                        Safety::Mated => mated.push(unclear.remove(i)),
-                        Safety::Unclear => {}
-                    }
-                    continue;
-                }
-                _ if fresh_left => {}
-                _ => break,
-            }
-            let Some((score, turn)) = queue.pop_front() else {
-                break;
-            };
             if turn == rejected || !tried.insert(turn.clone()) {
                 continue;
             }
@@ -391,11 +335,8 @@ impl Checker<'_> {
                 score,
                 safety: Safety::Unclear,
                 spent: 0,
-                nodes: 0,
             };
-            let before = self.nodes;
             self.examine(pos, &mut cand, self.budget.nodes_per_check, None);
-            fresh += self.nodes - before;
             searched += usize::from(cand.spent > 0);
             match cand.safety {
                 Safety::Proved => return replaced(cand, true),
@@ -405,8 +346,30 @@ impl Checker<'_> {
             if !sheltered && (searched >= SHELTER_AFTER || queue.is_empty()) {
                 sheltered = true;
                 let rest = std::mem::take(&mut queue).into();
-                queue = interleave(std::mem::take(&mut shelter), rest).into();
+                let shelter = beam(pos, Order::Shelter, self.first_moves, self.budget.deadline);
+                queue = interleave(shelter, rest).into();
             }
+        }
+        // More budget, round by round, for the undecided turns, best first.
+        unclear.truncate(MAX_ESCALATED);
+        let mut nodes = self.budget.nodes_per_check;
+        while !unclear.is_empty() && !self.out_of_budget() && self.may_grow(nodes) {
+            nodes = nodes.saturating_mul(ESCALATION);
+            for i in 0..unclear.len() {
+                if self.out_of_budget() {
+                    break;
+                }
+                self.examine(pos, &mut unclear[i], nodes, None);
+                if unclear[i].safety == Safety::Proved {
+                    let cand = unclear.swap_remove(i);
+                    return if cand.turn == rejected {
+                        Verdict::Safe
+                    } else {
+                        replaced(cand, true)
+                    };
+                }
+            }
+            unclear.retain(|c| c.safety == Safety::Unclear);
         }
         if let Some(best) = unclear.into_iter().next() {
             return if best.turn == rejected {
@@ -426,18 +389,6 @@ impl Checker<'_> {
             checked,
         }
     }
-}
-
-/// Does the move-budget bound alone prove that the opponent cannot mate
-/// after `turn` (or does the turn end the game)? As [`Checker::check`]
-/// would answer at once.
-fn bound_proves_safe(pos: &Position, turn: &[Move]) -> bool {
-    let mut after = pos.clone();
-    for &mv in turn {
-        after.play(mv);
-    }
-    let moves = after.moves_left();
-    legal_moves(&after).is_empty() || lower_bound(&after, moves) > moves
 }
 
 fn replaced(cand: Candidate, proved: bool) -> Verdict {
@@ -822,7 +773,6 @@ mod tests {
                 score: 0,
                 safety: Safety::Unclear,
                 spent: 0,
-                nodes: 0,
             };
             checker.settle(&after, &mut cand, None);
             assert_eq!(cand.safety, Safety::Mated, "{text}");
@@ -854,7 +804,6 @@ mod tests {
             score: 0,
             safety: Safety::Unclear,
             spent: 0,
-            nodes: 0,
         };
         let table = MateTable::new(16);
         checker.table = &table;
