@@ -893,6 +893,17 @@ mod tests {
     }
 
     #[test]
+    fn the_beams_stop_at_the_deadline() {
+        // A long endgame turn, where the shelter beam's bounds are slow on
+        // a loaded machine: with the deadline past, no step is expanded.
+        let pos = position("b7/3n4/4k3/8/8/2p4p/N1K4P/8 w - - 0 11");
+        for order in [Order::Score, Order::Shelter] {
+            assert!(beam(&pos, order, &[], Some(Instant::now())).is_empty());
+            assert!(!beam(&pos, order, &[], None).is_empty());
+        }
+    }
+
+    #[test]
     fn a_safe_turn_is_kept() {
         let pos = position("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
         let stop = Arc::new(AtomicBool::new(false));
