@@ -7,6 +7,9 @@
 //! share proved safe and every failure (mated or undecided) with what the
 //! turn cost. `SAFE_BENCH_ONLY=a,b,...` runs only those lines (numbers
 //! from 1), `SAFE_BENCH_RULES=italian|scottish` one rule set.
+//! `SAFE_BENCH_NODES=N` plays `go nodes N` instead of the movetime: the
+//! same answers on a loaded machine (one thread, budget-monotone finder),
+//! so two builds compare exactly.
 
 use crescendo::chess::notation::parse_uci;
 use crescendo::chess::{Position, Rules, fen};
@@ -71,6 +74,8 @@ pub fn run() {
     let only: Option<Vec<usize>> =
         env("SAFE_BENCH_ONLY").map(|v| v.split(',').filter_map(|n| n.parse().ok()).collect());
     let rules = env("SAFE_BENCH_RULES");
+    // A node budget instead of the clock: the same answers under any load.
+    let nodes: Option<u64> = env("SAFE_BENCH_NODES").and_then(|v| v.parse().ok());
     let text = std::fs::read_to_string("bench/data/net-safe-turns.txt")
         .expect("run from the repository root");
     let stop = Arc::new(AtomicBool::new(false));
@@ -91,7 +96,8 @@ pub fn run() {
             continue;
         }
         let limits = Limits {
-            movetime: Some(Duration::from_millis(ms)),
+            movetime: nodes.is_none().then(|| Duration::from_millis(ms)),
+            nodes,
             move_overhead: MOVE_OVERHEAD,
             threads: 1,
             ..Limits::default()
@@ -139,10 +145,11 @@ pub fn run() {
     }
     println!(
         "safe turns: {safe}/{total} played turns proved safe ({:.1} %) at {ms} ms per turn; \
-         {late} answered after movetime - Move Overhead, slowest {} ms; {:.0} s in all",
+         {late} answered after movetime - Move Overhead, slowest {} ms; {:.0} s in all{}",
         100.0 * safe as f64 / total.max(1) as f64,
         worst.as_millis(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        nodes.map_or(String::new(), |n| format!(" (go nodes {n}, not movetime)"))
     );
     for f in &failures {
         println!("{f}");

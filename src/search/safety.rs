@@ -320,7 +320,7 @@ impl Checker<'_> {
         let mut queue: std::collections::VecDeque<_> = if self.out_of_budget() {
             Default::default()
         } else {
-            candidate_turns_from(pos, Order::Score, self.first_moves).into()
+            beam(pos, Order::Score, self.first_moves, self.budget.deadline).into()
         };
         let mut sheltered = false;
         while let Some((score, turn)) = queue.pop_front() {
@@ -346,7 +346,7 @@ impl Checker<'_> {
             if !sheltered && (searched >= SHELTER_AFTER || queue.is_empty()) {
                 sheltered = true;
                 let rest = std::mem::take(&mut queue).into();
-                let shelter = candidate_turns_from(pos, Order::Shelter, self.first_moves);
+                let shelter = beam(pos, Order::Shelter, self.first_moves, self.budget.deadline);
                 queue = interleave(shelter, rest).into();
             }
         }
@@ -453,6 +453,18 @@ pub fn candidate_turns_from(
     order: Order,
     first_moves: &[Move],
 ) -> Vec<(i32, Vec<Move>)> {
+    beam(pos, order, first_moves, None)
+}
+
+/// [`candidate_turns_from`] that stops at `deadline` with the turns
+/// completed so far: in long turns the shelter beam's bounds take tens of
+/// milliseconds on a loaded machine, past the net's deadline.
+fn beam(
+    pos: &Position,
+    order: Order,
+    first_moves: &[Move],
+    deadline: Option<Instant>,
+) -> Vec<(i32, Vec<Move>)> {
     let mut beam = vec![Partial {
         pos: pos.clone(),
         moves: Vec::new(),
@@ -460,7 +472,7 @@ pub fn candidate_turns_from(
     }];
     let mut done = Vec::new();
     let mut seen = FxHashSet::default();
-    while !beam.is_empty() {
+    while !beam.is_empty() && deadline.is_none_or(|d| Instant::now() < d) {
         let mut next = Vec::new();
         for partial in &beam {
             let moves = legal_moves(&partial.pos);
@@ -878,6 +890,17 @@ mod tests {
         let outcome = secure(&pos, &first, default_budget(), &stop, &table);
         let note = outcome.verdict.note().expect("no safe turn");
         assert!(note.starts_with("no safe turn: "), "{note}");
+    }
+
+    #[test]
+    fn the_beams_stop_at_the_deadline() {
+        // A long endgame turn, where the shelter beam's bounds are slow on
+        // a loaded machine: with the deadline past, no step is expanded.
+        let pos = position("b7/3n4/4k3/8/8/2p4p/N1K4P/8 w - - 0 11");
+        for order in [Order::Score, Order::Shelter] {
+            assert!(beam(&pos, order, &[], Some(Instant::now())).is_empty());
+            assert!(!beam(&pos, order, &[], None).is_empty());
+        }
     }
 
     #[test]
