@@ -254,18 +254,8 @@ mod tests {
     use super::*;
     use crate::chess::Rules;
     use crate::chess::notation::parse_uci;
+    use crate::search::raid::tests::after;
     use crate::search::searcher::tests::is_legal_turn;
-
-    fn after(rules: Rules, turns: &[&str]) -> Position {
-        let mut pos = Position::startpos(rules);
-        for turn in turns {
-            for uci in turn.split(',') {
-                let mv = parse_uci(&pos, uci).unwrap();
-                pos.play(mv);
-            }
-        }
-        pos
-    }
 
     fn line(pos: &Position, ucis: &str) -> Vec<Move> {
         let mut p = pos.clone();
