@@ -28,6 +28,10 @@ use std::time::Instant;
 /// the alpha-beta searches to their end and beyond (from turn 5 or from
 /// turn 2 on the planner measured no gain: bench/strength.md).
 pub const PLAN_FROM_TURN: u32 = 7;
+/// ... and at most this many: the beam walks every move of the turn, and
+/// real games end long before (a turn of 9 999 moves under `go depth 1`
+/// would take minutes).
+const PLAN_TO_TURN: u32 = 30;
 /// Whole turns of the beam scored by the opponent's reply, best first.
 const CANDIDATES: usize = 24;
 /// Raid positions per candidate turn (a lower bound when cut).
@@ -104,7 +108,7 @@ pub fn replan(
 
 /// Does the planner choose the turn in `pos` (a turn start)?
 pub fn plans(pos: &Position) -> bool {
-    pos.moves_made() == 0 && pos.turn_length() >= PLAN_FROM_TURN
+    pos.moves_made() == 0 && (PLAN_FROM_TURN..=PLAN_TO_TURN).contains(&pos.turn_length())
 }
 
 /// The turn to play from `pos`: `searched` (the search's choice) unless a
