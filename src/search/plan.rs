@@ -100,7 +100,11 @@ pub fn replan(
     );
     result.nodes += nodes;
     if chosen.turn != result.turn {
-        result.score = Score::Cp(chosen.score);
+        result.score = if crate::mate::is_mating_line(pos, &chosen.turn) {
+            Score::Mate(1)
+        } else {
+            Score::Cp(chosen.score)
+        };
         result.turn = chosen.turn.clone();
         result.pv = chosen.turn;
     }

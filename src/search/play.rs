@@ -99,6 +99,7 @@ fn decide(
         ),
     };
     result.nodes += threat_nodes;
+    let searched = result.turn.clone();
     if planning && !matches!(result.score, Score::Mate(m) if m > 0) && !result.turn.is_empty() {
         plan::replan(
             pos,
@@ -116,7 +117,6 @@ fn decide(
     };
     let mut mates = Vec::new();
     if safety_nodes > 0 && !matches!(result.score, Score::Mate(1)) && !result.turn.is_empty() {
-        let before = result.turn.clone();
         mates = make_safe(
             searcher,
             pos,
@@ -126,19 +126,20 @@ fn decide(
             stop,
             &mut result,
         );
-        if result.turn != before {
-            // The GUI's last pv would otherwise disagree with the bestmove.
-            on_info(&SearchInfo {
-                depth: result.depth,
-                seldepth: result.depth,
-                multipv: 1,
-                score: result.score,
-                nodes: result.nodes,
-                time: started.elapsed(),
-                hashfull: 0,
-                pv: result.turn.clone(),
-            });
-        }
+    }
+    if result.turn != searched {
+        // The planner or the net changed the turn: the GUI's last pv would
+        // otherwise disagree with the bestmove.
+        on_info(&SearchInfo {
+            depth: result.depth,
+            seldepth: result.depth,
+            multipv: 1,
+            score: result.score,
+            nodes: result.nodes,
+            time: started.elapsed(),
+            hashfull: 0,
+            pv: result.turn.clone(),
+        });
     }
     (result, mates)
 }
