@@ -21,6 +21,7 @@ mod eval;
 pub mod levels;
 mod limits;
 mod ordering;
+mod plan;
 mod play;
 mod ponder;
 pub mod raid;

@@ -9,6 +9,7 @@
 use super::baseline;
 use super::levels::{Baseline, Rng, Style, handicap, overlooks, weakened};
 use super::limits::{Limits, SAFETY_NODES};
+use super::plan;
 use super::ponder;
 use super::result::{SearchInfo, SearchResult};
 use super::root_moves;
@@ -69,6 +70,14 @@ fn decide(
         _ => Net::After,
     };
     let plan = time::plan(limits, started, net);
+    // A long turn is also planned as a whole (plan.rs): it takes the end
+    // of the search's share.
+    let planning = handicap.is_none() && plan::plans(pos);
+    let search_plan = if planning {
+        plan::search_share(&plan, started)
+    } else {
+        plan
+    };
     // `go nodes N` is shared the same way: the net gets what the search left.
     let search_limits = Limits {
         nodes: limits
@@ -77,7 +86,7 @@ fn decide(
         ..limits.clone()
     };
     let mut result = match handicap {
-        None => searcher.search_until(pos, &search_limits, &plan, stop, &mut on_info),
+        None => searcher.search_until(pos, &search_limits, &search_plan, stop, &mut on_info),
         Some(h) => weakened(
             searcher,
             pos,
@@ -90,6 +99,17 @@ fn decide(
         ),
     };
     result.nodes += threat_nodes;
+    let searched = result.turn.clone();
+    if planning && !matches!(result.score, Score::Mate(m) if m > 0) && !result.turn.is_empty() {
+        plan::replan(
+            pos,
+            limits,
+            plan.hard,
+            stop,
+            searcher.mate_table(),
+            &mut result,
+        );
+    }
     let safety_nodes = match handicap {
         None => limits.safety_nodes.unwrap_or(SAFETY_NODES),
         Some(h) if overlooks(pos, h, &mut rng) => 0,
@@ -97,7 +117,6 @@ fn decide(
     };
     let mut mates = Vec::new();
     if safety_nodes > 0 && !matches!(result.score, Score::Mate(1)) && !result.turn.is_empty() {
-        let before = result.turn.clone();
         mates = make_safe(
             searcher,
             pos,
@@ -107,19 +126,20 @@ fn decide(
             stop,
             &mut result,
         );
-        if result.turn != before {
-            // The GUI's last pv would otherwise disagree with the bestmove.
-            on_info(&SearchInfo {
-                depth: result.depth,
-                seldepth: result.depth,
-                multipv: 1,
-                score: result.score,
-                nodes: result.nodes,
-                time: started.elapsed(),
-                hashfull: 0,
-                pv: result.turn.clone(),
-            });
-        }
+    }
+    if result.turn != searched {
+        // The planner or the net changed the turn: the GUI's last pv would
+        // otherwise disagree with the bestmove.
+        on_info(&SearchInfo {
+            depth: result.depth,
+            seldepth: result.depth,
+            multipv: 1,
+            score: result.score,
+            nodes: result.nodes,
+            time: started.elapsed(),
+            hashfull: 0,
+            pv: result.turn.clone(),
+        });
     }
     (result, mates)
 }

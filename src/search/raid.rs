@@ -254,12 +254,13 @@ fn approach(raider: Color, role: Role, to: Square, victims: &[(Square, i32)], le
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::search) mod tests {
     use super::*;
     use crate::chess::Rules;
     use crate::chess::notation::parse_uci;
 
-    fn after(rules: Rules, turns: &[&str]) -> Position {
+    /// The position after `turns` from the start (moves of a turn joined by `,`).
+    pub(in crate::search) fn after(rules: Rules, turns: &[&str]) -> Position {
         let mut pos = Position::startpos(rules);
         for turn in turns {
             for uci in turn.split(',') {
