@@ -472,11 +472,13 @@ mod tests {
 
     #[test]
     fn a_repeated_question_is_answered_from_the_earlier_proof() {
-        // K+B+N cannot mate this king within 8 moves: a search of thousands
-        // of nodes proves it. Black's castling right keeps the mating-picture
+        // K+B+N cannot mate this king within 7 moves: a search of thousands
+        // of nodes proves it (the move-budget bound alone proves the king
+        // on b1 safe, since the Italian excuses stopped counting the square
+        // next to the king). Black's castling right keeps the mating-picture
         // proof (which skips such positions) out, here and after White's
         // moves, so the search does the work.
-        let pos = fen::parse("4k2r/8/8/8/8/3N4/3B4/1K6 w k - 10 8", Rules::Italian).unwrap();
+        let pos = fen::parse("4k2r/8/8/8/1K6/3N4/3B4/8 w k - 10 7", Rules::Italian).unwrap();
         let table = MateTable::new(1);
         let first = find_mate(&pos, &Budget::default(), &table);
         assert_eq!(first.verdict, Verdict::NoMate);
@@ -487,17 +489,18 @@ mod tests {
         // knight move and after a bishop move the searches meet (the same
         // two moves in either order), yet the second takes as long as in a
         // fresh table.
-        let after = |from: &str| {
+        let after = |uci: &str| {
             let mv = legal_moves(&pos)
                 .iter()
                 .copied()
-                .find(|m| m.from().to_string() == from)
+                .find(|m| m.to_string() == uci)
                 .expect("a move");
             let mut p = pos.clone();
             p.play(mv);
             p
         };
-        let (knight, bishop) = (after("d3"), after("d2"));
+        // Moves after which the bound alone does not prove "none".
+        let (knight, bishop) = (after("d3c5"), after("d2g5"));
         let table = MateTable::new(1);
         assert_eq!(
             find_mate(&knight, &Budget::default(), &table).verdict,
