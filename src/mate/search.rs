@@ -608,7 +608,7 @@ impl<'a> Searcher<'a> {
         // A pass of as many pieces as we have is the full search again (the
         // same tree under other keys): not run.
         let ours = pos.color_bb(pos.side_to_move()).count();
-        let mut open = [true; PASS_MAX_PIECES as usize + 1];
+        let mut open = [false; PASS_MAX_PIECES as usize + 1];
         for limit in 1..=PASS_MAX_PIECES {
             open[limit as usize] = ours > limit;
         }
@@ -627,6 +627,11 @@ impl<'a> Searcher<'a> {
                 }
                 log::debug!("mate passes open: {:?}", &open[1..]);
                 self.movers = movers.map(Box::new);
+            }
+            if open.iter().all(|&o| !o) {
+                // No pass left: the rounds would only restart the full
+                // search, which runs to the end instead.
+                break self.enter(pos);
             }
             if let Some(o) = self.round(pos, budget, &mut open) {
                 break o;
