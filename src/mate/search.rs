@@ -36,6 +36,10 @@ const PASS_FIRST_BUDGET: u64 = 2000;
 /// it stops, so a mate found within some node limit is found, the same way
 /// and after the same nodes, within every larger one.)
 const FULL_SHARE: u64 = 4;
+/// The passes are restricted to the fitting sets of pieces
+/// ([`bounds::Movers`]) from the round whose budget is this many times the
+/// first's.
+const MOVERS_AFTER: u64 = 4;
 
 /// Does the search of `pos` start with restricted passes?
 pub(crate) fn uses_passes(pos: &Position) -> bool {
@@ -123,6 +127,9 @@ pub(crate) struct Searcher<'a> {
     /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
     /// short turns.
     bound_memo: Vec<(u64, u32)>,
+    /// While the passes run: the sets of our pieces whose mating pictures
+    /// fit, which the passes' moves stay inside (see [`bounds::Movers`]).
+    movers: Option<Box<bounds::Movers>>,
 }
 
 /// Entries of a searcher's memo of child bounds (a power of two).
@@ -139,6 +146,10 @@ pub(crate) struct Few {
     /// The squares the pieces that moved in this pass stand on.
     pub moved: Bitboard,
     pub count: u32,
+    /// The root indices ([`bounds::Movers::id`]) of the pieces that moved.
+    /// (The position and `moved` determine them: the others stand on their
+    /// root squares. So the table key need not hold them.)
+    pub ids: u16,
 }
 
 impl Few {
@@ -147,19 +158,32 @@ impl Few {
             limit,
             moved: Bitboard::EMPTY,
             count: 0,
+            ids: 0,
         }
     }
 
-    /// The restriction after `mv`, if `mv` is allowed.
+    /// The restriction after `mv`, if `mv` is allowed: at most `limit`
+    /// pieces, and with `movers`, inside a set of pieces whose pictures fit.
     #[inline]
-    fn after(self, mv: Move) -> Option<Few> {
+    fn after(self, mv: Move, movers: Option<&bounds::Movers>) -> Option<Few> {
         let mut f = self;
+        let mut fits = true;
         let mut step = |from: Square, to: Square| {
             if f.moved.contains(from) {
                 f.moved = (f.moved ^ from.bb()) | to.bb();
             } else {
                 f.count += 1;
                 f.moved |= to.bb();
+                if let Some(m) = movers {
+                    // An unmoved piece stands on its root square.
+                    match m.id(from) {
+                        Some(i) => {
+                            f.ids |= 1 << i;
+                            fits &= m.allows(f.limit, f.ids);
+                        }
+                        None => debug_assert!(false, "an unmoved piece off its root square"),
+                    }
+                }
             }
         };
         if mv.kind() == MoveKind::Castle {
@@ -169,7 +193,7 @@ impl Few {
         } else {
             step(mv.from(), mv.to());
         }
-        (f.count <= f.limit).then_some(f)
+        (f.count <= f.limit && fits).then_some(f)
     }
 
     /// The pieces that may still move: all while new ones may start.
@@ -212,6 +236,7 @@ impl<'a> Searcher<'a> {
             parent_two: None,
             few: None,
             bound_memo: Vec::new(),
+            movers: None,
         }
     }
 
@@ -271,7 +296,7 @@ impl<'a> Searcher<'a> {
         for &mv in moves.iter() {
             let next_few = match few {
                 None => None,
-                Some(f) => match f.after(mv) {
+                Some(f) => match f.after(mv, self.movers.as_deref()) {
                     Some(n) => Some(n),
                     None => continue,
                 },
@@ -516,7 +541,10 @@ impl<'a> Searcher<'a> {
     ) -> Outcome {
         let mut found = false;
         for &mv in checks.iter() {
-            if self.few.is_some_and(|f| f.after(mv).is_none()) {
+            if self
+                .few
+                .is_some_and(|f| f.after(mv, self.movers.as_deref()).is_none())
+            {
                 continue;
             }
             self.unflushed += 1;
@@ -577,29 +605,94 @@ impl<'a> Searcher<'a> {
         if self.bound_memo.is_empty() {
             self.bound_memo = vec![(0, 0); BOUND_MEMO];
         }
-        let mut open = [true; PASS_MAX_PIECES as usize + 1];
+        // A pass of as many pieces as we have is the full search again (the
+        // same tree under other keys): not run.
+        let ours = pos.color_bb(pos.side_to_move()).count();
+        let mut open = [false; PASS_MAX_PIECES as usize + 1];
+        for limit in 1..=PASS_MAX_PIECES {
+            open[limit as usize] = ours > limit;
+        }
         let mut budget = PASS_FIRST_BUDGET;
-        loop {
-            for limit in 1..=PASS_MAX_PIECES {
-                if !open[limit as usize] {
-                    continue;
+        let o = loop {
+            if budget == PASS_FIRST_BUDGET * MOVERS_AFTER {
+                // From the second round on the passes search only inside
+                // the sets of pieces whose pictures fit (a pass with none
+                // has no mate). Queries the first round decides do not pay
+                // for the sets.
+                let movers = bounds::Movers::of(pos);
+                if let Some(m) = &movers {
+                    for limit in 1..=PASS_MAX_PIECES {
+                        open[limit as usize] &= m.any(limit);
+                    }
                 }
-                self.few = Some(Few::new(limit));
-                let o = self.enter_budgeted(pos, budget);
-                self.few = None;
-                match o {
-                    Some(Outcome::NoMate) => open[limit as usize] = false,
-                    Some(o) => return o,
-                    None => {}
-                }
-                self.line.clear();
+                log::debug!("mate passes open: {:?}", &open[1..]);
+                self.movers = movers.map(Box::new);
             }
-            if let Some(o) = self.enter_budgeted(pos, budget / FULL_SHARE) {
-                return o;
+            if open.iter().all(|&o| !o) {
+                // No pass left: the rounds would only restart the full
+                // search, which runs to the end instead.
+                break self.enter(pos);
+            }
+            if let Some(o) = self.round(pos, budget, &mut open) {
+                break o;
+            }
+            budget = budget.saturating_mul(4);
+        };
+        self.movers = None;
+        o
+    }
+
+    /// One round of [`Searcher::enter_with_passes`]: the passes still
+    /// `open` (indexed by their limit) with `budget` nodes each, then the
+    /// full search with its share. `None`: undecided in this round.
+    fn round(
+        &mut self,
+        pos: &Position,
+        budget: u64,
+        open: &mut [bool; PASS_MAX_PIECES as usize + 1],
+    ) -> Option<Outcome> {
+        for limit in 1..=PASS_MAX_PIECES {
+            if !open[limit as usize] {
+                continue;
+            }
+            self.few = Some(Few::new(limit));
+            let start = self.local_nodes + self.unflushed;
+            let o = self.enter_budgeted(pos, budget);
+            self.few = None;
+            log::debug!(
+                "mate pass {limit} budget {budget}: {o:?} after {} nodes",
+                self.local_nodes + self.unflushed - start
+            );
+            match o {
+                Some(Outcome::NoMate) => open[limit as usize] = false,
+                Some(o) => return Some(o),
+                None => {}
             }
             self.line.clear();
-            budget = budget.saturating_mul(4);
         }
+        let start = self.local_nodes + self.unflushed;
+        let o = self.enter_budgeted(pos, budget / FULL_SHARE);
+        log::debug!(
+            "mate full budget {}: {o:?} after {} nodes",
+            budget / FULL_SHARE,
+            self.local_nodes + self.unflushed - start
+        );
+        if o.is_none() {
+            self.line.clear();
+        }
+        o
+    }
+
+    /// One pass of `limit` pieces searched to the end, restricted to the
+    /// fitting sets of pieces or not (for the tests of the restriction).
+    #[cfg(test)]
+    pub(crate) fn pass(&mut self, pos: &Position, limit: u32, restricted: bool) -> Outcome {
+        self.movers = bounds::Movers::of(pos).filter(|_| restricted).map(Box::new);
+        self.few = Some(Few::new(limit));
+        let o = self.enter(pos);
+        self.few = None;
+        self.movers = None;
+        o
     }
 
     /// [`Searcher::enter`] stopped after about `budget` more nodes: `None`

@@ -27,7 +27,8 @@
 //! position), [`children`] (the bounds of a node's children from what they
 //! share with it), [`last_moves`] (the filters of the last two moves) and
 //! [`pictures`] (the root's proof of "no mate" with the real ways of pawns
-//! and knights).
+//! and knights) and [`movers`] (the sets of our pieces whose pictures fit,
+//! which restrict the search's passes).
 //! Only what the mate finder and the evaluation use is visible outside.
 
 mod cache;
@@ -35,6 +36,7 @@ mod children;
 mod cover;
 mod last_moves;
 mod lower;
+mod movers;
 mod pictures;
 mod reach;
 #[cfg(test)]
@@ -49,5 +51,6 @@ pub(crate) use last_moves::{LastOne, LastTwo};
 #[cfg(test)]
 use lower::lower_bound_with;
 pub(crate) use lower::{lower_bound, lower_bound_movable, may_mate};
+pub(crate) use movers::Movers;
 pub(crate) use pictures::no_mate_by_pictures;
 pub(crate) use reach::attack_distance;

@@ -50,19 +50,56 @@ const FAR: u8 = u8::MAX;
 /// Does no mating picture fit in the moves the side to move has left? True
 /// is a proof that it does not mate in this turn; false proves nothing.
 pub(crate) fn no_mate_by_pictures(pos: &Position) -> bool {
-    let us = pos.side_to_move();
     let moves = pos.moves_left();
-    if moves < MIN_MOVES
-        || pos.color_bb(us).count() > MAX_OURS
-        // Castling moves two pieces with one move; en passant captures
-        // where no enemy piece stands. Both are rare in sparse positions.
-        || pos.castling_rights() & castling_bits(us) != 0
-        || (pos.moves_made() == 0 && pos.ep_squares().nonempty())
-    {
+    if moves < MIN_MOVES || pos.color_bb(pos.side_to_move()).count() > MAX_OURS || !modelled(pos) {
         return false;
     }
     let ways = Ways::new(pos);
-    min_picture_cost(pos, &ways, moves) > moves
+    let cost = min_picture_cost(pos, &ways, moves);
+    log::debug!("mate pictures: least cost {cost} of {moves} moves");
+    cost > moves
+}
+
+/// Are the pictures a sound model of `pos`'s turn? Castling moves two
+/// pieces with one move; en passant captures where no enemy piece stands.
+/// Both are rare in sparse positions and left out.
+fn modelled(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    pos.castling_rights() & castling_bits(us) == 0
+        && !(pos.moves_made() == 0 && pos.ep_squares().nonempty())
+}
+
+/// One of our pieces in the pictures: its square, the targets it covers if
+/// it never moves, and its options (targets covered, fewest moves, must be
+/// the last mover) as in the pictures' own search.
+pub(super) struct PieceOptions {
+    pub(super) from: Square,
+    pub(super) stay: u16,
+    pub(super) options: Vec<(u16, u8, bool)>,
+}
+
+/// The pictures' pieces and the mask of all targets, for
+/// [`super::movers`]; `None` where the pictures do not model the turn.
+pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> {
+    if !modelled(pos) {
+        return None;
+    }
+    let ways = Ways::new(pos);
+    let mut out = Vec::new();
+    for from in pos.color_bb(ways.us) {
+        let role = pos.piece_at(from)?.role;
+        let mut stay = ways.cover(role, from);
+        if role == Role::King {
+            stay |= ways.excuse[from.index()];
+        }
+        let options = options_of(&ways, role, from).list;
+        out.push(PieceOptions {
+            from,
+            stay,
+            options,
+        });
+    }
+    Some((ways.targets.full(), out))
 }
 
 /// What the ways of our pieces depend on: the enemy king, the squares from
@@ -379,7 +416,7 @@ fn min_picture_cost(pos: &Position, ways: &Ways, moves: u32) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::chess::status::brute_force_mate;
     use crate::chess::{Move, Rules, fen, legal_moves};
@@ -403,7 +440,7 @@ mod tests {
 
     /// Turn starts of random games with at most `max_pieces` pieces, each
     /// re-posed as a turn of `n` moves (drawn from `ns`), under `rules`.
-    fn sparse_positions(
+    pub(in crate::mate::bounds) fn sparse_positions(
         rules: Rules,
         seed: u64,
         count: usize,
