@@ -51,10 +51,6 @@ const SHELTER_AFTER: usize = 3;
 const MAX_CANDIDATES: usize = 96;
 /// Score of a turn that ends the game by mate (the finder missed it).
 const MATES: i32 = 100_000;
-/// A mated turn's repairs change at most this many of its last moves...
-const REPAIRED_MOVES: usize = 2;
-/// ... and at most this many repairs of each length are tried.
-const REPAIRS: usize = 12;
 /// Bonus of a turn after which the opponent provably has no mate.
 const PROVED_SAFE_BONUS: i32 = 400;
 
@@ -324,13 +320,7 @@ impl Checker<'_> {
         let mut queue: std::collections::VecDeque<_> = if self.out_of_budget() {
             Default::default()
         } else {
-            let deadline = self.budget.deadline;
-            let mut first = match mated.first() {
-                Some(c) => repairs(pos, &c.turn, self.first_moves, deadline),
-                None => Vec::new(),
-            };
-            first.extend(beam(pos, Order::Score, self.first_moves, deadline));
-            first.into()
+            beam(pos, Order::Score, self.first_moves, self.budget.deadline).into()
         };
         let mut sheltered = false;
         while let Some((score, turn)) = queue.pop_front() {
@@ -399,40 +389,6 @@ impl Checker<'_> {
             checked,
         }
     }
-}
-
-/// Turns that keep `turn` (mated) but for its last one or two moves, best
-/// first by score, the two kinds in turns: the search liked the turn's
-/// start, and the defence against the mate is often one quiet move at the
-/// end (a capture given up for a guard, a king step) that the beams over
-/// the whole turn drop. Each is first tried against the mate found, which
-/// refutes most of them at no cost.
-fn repairs(
-    pos: &Position,
-    turn: &[Move],
-    first_moves: &[Move],
-    deadline: Option<Instant>,
-) -> Vec<(i32, Vec<Move>)> {
-    let mut kinds = Vec::new();
-    for changed in 1..=REPAIRED_MOVES.min(turn.len()) {
-        let kept = &turn[..turn.len() - changed];
-        let allowed = if kept.is_empty() { first_moves } else { &[] };
-        let ends = beam(&pos.after_moves(kept), Order::Score, allowed, deadline);
-        let whole = ends.into_iter().map(|(score, end)| {
-            let mut line = kept.to_vec();
-            line.extend(end);
-            (score, line)
-        });
-        kinds.push(
-            whole
-                .filter(|(_, line)| line != turn)
-                .take(REPAIRS)
-                .collect(),
-        );
-    }
-    let mut kinds = kinds.into_iter();
-    let last: Vec<_> = kinds.next().unwrap_or_default();
-    interleave(last, kinds.next().unwrap_or_default())
 }
 
 fn replaced(cand: Candidate, proved: bool) -> Verdict {
@@ -693,43 +649,6 @@ mod tests {
         let deep = find_mate(&after, &mate::Budget::default(), &table);
         assert_eq!(deep.verdict, mate::Verdict::NoMate);
         assert!(outcome.nodes > 0);
-    }
-
-    #[test]
-    fn a_mated_turn_is_repaired_at_its_end() {
-        // From a 1+0.05 game that full strength lost: Black's grab
-        // `Qc8 Qxg4 Kd7 Qxg2 Qxh1 Qxg1` lets White mate with seven
-        // (`b5 b6 bxc7 Ra3 Rc3 Rc4 c8=Q#`); the same turn ending `c5`
-        // instead of `Qxg1` is safe. The net tries such repairs first.
-        let pos = position("rn1qk1n1/ppp1ppBp/3p2p1/8/PP4P1/8/2KPPPBP/RN4NR b q g3 0 6");
-        let mut p = pos.clone();
-        let grab: Vec<Move> = ["d8c8", "c8g4", "e8d7", "g4g2", "g2h1", "h1g1"]
-            .iter()
-            .map(|u| {
-                let mv = crate::chess::notation::parse_uci(&p, u).unwrap();
-                p.play(mv);
-                mv
-            })
-            .collect();
-        let stop = Arc::new(AtomicBool::new(false));
-        let table = MateTable::new(16);
-        let mated = find_mate(&played(&pos, &grab), &mate::Budget::default(), &table);
-        assert!(matches!(mated.verdict, mate::Verdict::Mate(_)));
-        let fixes = repairs(&pos, &grab, &[], None);
-        assert!(!fixes.is_empty());
-        for (_, turn) in &fixes {
-            assert!(is_legal_turn(&pos, turn), "{turn:?}");
-            assert!(turn[..4] == grab[..4] && turn != &grab, "{turn:?}");
-        }
-        // The net's default budget: the repair comes first, and when its
-        // proof outlasts the budget it is still the best undecided turn.
-        let outcome = secure(&pos, &grab, default_budget(), &stop, &table);
-        let Verdict::Replaced { turn, .. } = outcome.verdict else {
-            panic!("{:?}", outcome.verdict);
-        };
-        assert!(fixes.iter().any(|(_, t)| t == &turn), "{turn:?}");
-        let deep = find_mate(&played(&pos, &turn), &mate::Budget::default(), &table);
-        assert_eq!(deep.verdict, mate::Verdict::NoMate);
     }
 
     #[test]
