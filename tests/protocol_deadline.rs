@@ -49,9 +49,20 @@ impl Drop for Load {
     }
 }
 
+/// Black's turn 8 of a 1+0.05 game lost on time with 684 ms left (of a
+/// plan of 162 ms): each node of the search costs tens of microseconds
+/// here (the evaluation's mate bounds), and the protected nodes of the
+/// search's depth 1 took 300-480 ms on an idle machine.
+const SLOW: &str = "rnb3nr/pp2kppp/2p4P/8/P1q1PNP1/8/2P2K2/2R4R b - a3,g3 0 8";
+
 /// Sends `go` and returns how long the `bestmove` took.
 fn answer_time(e: &mut Engine, go: &str) -> Duration {
-    e.send(&format!("position fen {DANGER}"));
+    answer_time_in(e, DANGER, go)
+}
+
+/// [`answer_time`] from the position `fen`.
+fn answer_time_in(e: &mut Engine, fen: &str, go: &str) -> Duration {
+    e.send(&format!("position fen {fen}"));
     assert!(e.sync().is_empty());
     let started = Instant::now();
     e.send(go);
@@ -76,5 +87,20 @@ fn a_loaded_machine_still_gets_its_answer_before_the_deadline() {
     // (twice a twelfth of what is left after the overhead and 5 ms).
     let took = answer_time(&mut e, "go wtime 3000 btime 3000");
     assert!(took < Duration::from_millis(582), "wtime 3000: {took:?}");
+    e.quit();
+}
+
+#[test]
+fn a_long_turn_with_costly_nodes_keeps_to_the_clock() {
+    let mut e = Engine::start();
+    e.send("setoption name Move Overhead value 100");
+    let _load = Load::start();
+    // 684 ms left, 50 ms increment: the plan's hard limit is 144 ms (a
+    // twelfth of what is left after the overhead and 5 ms, plus three
+    // quarters of the increment, twice, at most a quarter of it).
+    for _ in 0..3 {
+        let took = answer_time_in(&mut e, SLOW, "go wtime 684 btime 684 winc 50 binc 50");
+        assert!(took < Duration::from_millis(244), "wtime 684: {took:?}");
+    }
     e.quit();
 }
