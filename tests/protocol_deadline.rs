@@ -49,32 +49,55 @@ impl Drop for Load {
     }
 }
 
-/// Sends `go` and returns how long the `bestmove` took.
-fn answer_time(e: &mut Engine, go: &str) -> Duration {
-    e.send(&format!("position fen {DANGER}"));
+/// Black's turn 8 of a 1+0.05 game lost on time with 684 ms left (of a
+/// plan of 162 ms): each node of the search costs tens of microseconds
+/// here (the evaluation's mate bounds), and the protected nodes of the
+/// search's depth 1 took 300-480 ms on an idle machine.
+const SLOW: &str = "rnb3nr/pp2kppp/2p4P/8/P1q1PNP1/8/2P2K2/2R4R b - a3,g3 0 8";
+
+/// An engine with `Move Overhead` 100 (the pipe's and the scheduler's
+/// delay), and the machine loaded until the [`Load`] is dropped.
+fn loaded_engine() -> (Engine, Load) {
+    let mut e = Engine::start();
+    e.send("setoption name Move Overhead value 100");
+    (e, Load::start())
+}
+
+/// Sends `go` from `fen` and asserts that the `bestmove` comes within
+/// `limit_ms`.
+fn assert_in_time(e: &mut Engine, fen: &str, go: &str, limit_ms: u64) {
+    e.send(&format!("position fen {fen}"));
     assert!(e.sync().is_empty());
     let started = Instant::now();
     e.send(go);
     let lines = e.until("bestmove");
     let took = started.elapsed();
     assert!(!bestmove_of(&lines).is_empty());
-    took
+    assert!(took < Duration::from_millis(limit_ms), "{go}: {took:?}");
 }
 
 #[test]
 fn a_loaded_machine_still_gets_its_answer_before_the_deadline() {
-    let mut e = Engine::start();
-    e.send("setoption name Move Overhead value 100");
-    let _load = Load::start();
+    let (mut e, _load) = loaded_engine();
     // movetime 600: the engine aims at 500 ms; the 100 ms overhead is the
     // pipe's and the scheduler's.
     for _ in 0..3 {
-        let took = answer_time(&mut e, "go movetime 600");
-        assert!(took < Duration::from_millis(600), "movetime 600: {took:?}");
+        assert_in_time(&mut e, DANGER, "go movetime 600", 600);
     }
     // The clock: 3 s left, no increment; the plan's hard limit is 482 ms
     // (twice a twelfth of what is left after the overhead and 5 ms).
-    let took = answer_time(&mut e, "go wtime 3000 btime 3000");
-    assert!(took < Duration::from_millis(582), "wtime 3000: {took:?}");
+    assert_in_time(&mut e, DANGER, "go wtime 3000 btime 3000", 582);
+    e.quit();
+}
+
+#[test]
+fn a_long_turn_with_costly_nodes_keeps_to_the_clock() {
+    let (mut e, _load) = loaded_engine();
+    // 684 ms left, 50 ms increment: the plan's hard limit is 144 ms (a
+    // twelfth of what is left after the overhead and 5 ms, plus three
+    // quarters of the increment, twice, at most a quarter of it).
+    for _ in 0..3 {
+        assert_in_time(&mut e, SLOW, "go wtime 684 btime 684 winc 50 binc 50", 244);
+    }
     e.quit();
 }

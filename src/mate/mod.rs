@@ -471,6 +471,34 @@ mod tests {
     }
 
     #[test]
+    fn a_deadline_that_passes_stops_the_search_within_a_clock_poll() {
+        // Black's eight moves (a turn of a 1+0.05 game lost on time): the
+        // finder needs more than one node poll here, and each node's
+        // bounds cost tens of microseconds. A deadline seen only at the
+        // polls of the node count let 1 024 of them run past it.
+        let pos = fen::parse(
+            "rnb3nr/pp2kppp/2p4P/8/P1q1PNP1/8/2P2K2/2R4R b - a3,g3 0 8",
+            Rules::Italian,
+        )
+        .unwrap();
+        let table = MateTable::new(1);
+        let short = find_mate(&pos, &Budget::nodes(search::POLL), &table);
+        assert_eq!(short.verdict, Verdict::Unknown);
+        // The deadline passes once the search has begun (find_mate itself
+        // answers a spent budget at once).
+        let past = Budget {
+            deadline: Some(Instant::now()),
+            ..Budget::default()
+        };
+        let shared = shared_for(&past, &table);
+        let mut s = Searcher::new(&shared, 0);
+        assert_eq!(s.enter_with_passes(&pos), Outcome::Aborted);
+        s.flush();
+        let nodes = shared.nodes.load(Ordering::Relaxed);
+        assert!(nodes < search::POLL, "{nodes} nodes past the deadline");
+    }
+
+    #[test]
     fn a_repeated_question_is_answered_from_the_earlier_proof() {
         // K+B+N cannot mate this king within 7 moves: a search of thousands
         // of nodes proves it (the move-budget bound alone proves the king

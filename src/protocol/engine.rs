@@ -280,6 +280,7 @@ impl Engine {
             move_overhead_ms: self.options.move_overhead_ms,
             style: self.options.style(),
             ponder: Arc::new(Ponder::default()),
+            received: Instant::now(),
         }
     }
 

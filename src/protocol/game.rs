@@ -40,6 +40,9 @@ pub struct JobContext {
     pub style: crate::search::levels::Style,
     /// `ponderhit` and the end of pondering (used by `go ponder` only).
     pub ponder: Arc<Ponder>,
+    /// When the command was read: a `go`'s clock runs from here, not from
+    /// when its thread gets to start (later on a loaded machine).
+    pub received: std::time::Instant,
 }
 
 impl JobContext {

@@ -75,6 +75,7 @@ fn limits(go: &Go, side: Color, searchmoves: Vec<Move>, ctx: &JobContext) -> Lim
         threads: ctx.threads,
         multipv: ctx.multipv,
         searchmoves,
+        started: Some(ctx.received),
         ..Limits::default()
     }
 }

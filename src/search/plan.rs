@@ -13,7 +13,7 @@ use super::eval::{VALUES, evaluate_static};
 use super::limits::Limits;
 use super::raid::raid;
 use super::result::SearchResult;
-use super::safety::{Order, candidate_turns_from};
+use super::safety::{Order, beam};
 use super::score::Score;
 use super::time::TimePlan;
 use crate::chess::status::is_mated;
@@ -149,7 +149,7 @@ pub fn choose(
         score: score(searched, &mut nodes),
     };
     let mut best: Option<Planned> = None;
-    for (_, turn) in candidate_turns_from(pos, Order::Score, first_moves)
+    for (_, turn) in beam(pos, Order::Score, first_moves, deadline)
         .into_iter()
         .take(CANDIDATES)
     {
@@ -176,7 +176,7 @@ pub fn choose(
 #[cfg(test)]
 fn ranked(pos: &Position, table: &MateTable) -> Vec<Planned> {
     let stop = Arc::new(AtomicBool::new(false));
-    let mut out: Vec<Planned> = candidate_turns_from(pos, Order::Score, &[])
+    let mut out: Vec<Planned> = beam(pos, Order::Score, &[], None)
         .into_iter()
         .take(CANDIDATES)
         .map(|(_, turn)| Planned {

@@ -458,8 +458,9 @@ pub fn candidate_turns_from(
 
 /// [`candidate_turns_from`] that stops at `deadline` with the turns
 /// completed so far: in long turns the shelter beam's bounds take tens of
-/// milliseconds on a loaded machine, past the net's deadline.
-fn beam(
+/// milliseconds on a loaded machine, past the net's deadline (so it is
+/// looked at before each partial turn is expanded, not only each step).
+pub(super) fn beam(
     pos: &Position,
     order: Order,
     first_moves: &[Move],
@@ -475,6 +476,9 @@ fn beam(
     while !beam.is_empty() && deadline.is_none_or(|d| Instant::now() < d) {
         let mut next = Vec::new();
         for partial in &beam {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let moves = legal_moves(&partial.pos);
             if moves.is_empty() {
                 // Stuck inside the turn: a stalemate, a draw.

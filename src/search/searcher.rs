@@ -195,6 +195,7 @@ pub(super) mod tests {
     use crate::mate::{self, Verdict};
     use crate::search::Score;
     use crate::search::worker;
+    use std::time::Duration;
 
     fn depth(d: u32) -> Limits {
         Limits {
@@ -350,6 +351,39 @@ pub(super) mod tests {
             "{:?}",
             r.turn
         );
+    }
+
+    #[test]
+    fn the_turn_end_binds_even_depth_ones_protected_nodes() {
+        // Black's turn 8 of a 1+0.05 game lost on time with 684 ms left:
+        // here a node costs tens of microseconds (the evaluation's mate
+        // bounds), and depth 1's protected nodes took 300-480 ms of a plan
+        // whose turn ended after 162 ms.
+        let pos = fen::parse(
+            "rnb3nr/pp2kppp/2p4P/8/P1q1PNP1/8/2P2K2/2R4R b - a3,g3 0 8",
+            Rules::Italian,
+        )
+        .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let run = |turn: Duration| {
+            let now = Instant::now();
+            let plan = TimePlan {
+                soft: Some(now),
+                hard: Some(now),
+                turn: Some(now + turn),
+            };
+            Searcher::new(4).search_until(&pos, &Limits::default(), &plan, &stop, |_| {})
+        };
+        // Before the turn's end the protection holds (past the search's
+        // hard limit): depth 1 is finished, so that a sensible turn is found...
+        let protected = run(Duration::from_secs(60));
+        assert_eq!(protected.depth, 1);
+        assert!(protected.nodes > 5_000, "{}", protected.nodes);
+        // ... but not past it: the search stops at its next look at the
+        // clock, and the turn is finished without searching.
+        let ended = run(Duration::ZERO);
+        assert!(ended.nodes < 1_000, "{}", ended.nodes);
+        assert!(is_legal_turn(&pos, &ended.turn), "{:?}", ended.turn);
     }
 
     #[test]

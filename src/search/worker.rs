@@ -57,8 +57,13 @@ pub(super) struct Worker<'a> {
     unreported: u64,
     /// Nodes since the flags and the clock were last looked at.
     since_poll: u64,
+    /// The turn's own hard end ([`TimePlan::turn`]): past it nothing is
+    /// protected, not even depth 1, and the tree's mate checks stop there.
+    turn_end: Option<Instant>,
     /// The hard time limit has passed (seen at the last poll).
     out_of_time: bool,
+    /// The turn's hard end has passed (seen at the last poll).
+    past_turn_end: bool,
     seldepth: usize,
     /// Set once a limit or `stop` ends the search; results after it are void.
     aborted: bool,
@@ -108,7 +113,9 @@ impl<'a> Worker<'a> {
             filler_nodes_left: u64::MAX,
             unreported: 0,
             since_poll: 0,
+            turn_end: plan.turn,
             out_of_time: false,
+            past_turn_end: false,
             seldepth: 0,
             aborted: false,
             protected_until: 0,
@@ -248,16 +255,30 @@ impl<'a> Worker<'a> {
             .fetch_add(self.unreported, Ordering::Relaxed);
     }
 
-    fn mate_check(&mut self, pos: &Position, nodes: u64) -> Verdict {
+    /// The tree's mate check of `pos` within `nodes`, and whether its
+    /// answer holds (false when `stop` or the turn's end cut it short).
+    fn mate_check(&mut self, pos: &Position, nodes: u64) -> (Verdict, bool) {
+        // Where the search would stop: its hard limit, or inside depth 1's
+        // protected nodes the turn's end.
+        let protected = self.protect_time && self.spent() < self.protected_until;
+        let hard = self.hard.filter(|_| !protected).map(|h| self.start + h);
+        let deadline = match (hard, self.turn_end) {
+            (Some(h), Some(t)) => Some(h.min(t)),
+            (h, t) => h.or(t),
+        };
         let budget = mate::Budget {
             stop: Some(self.shared.stop),
+            deadline,
             ..mate::Budget::nodes(nodes.min(self.nodes_left()))
         };
         let outcome = mate::find_mate(pos, &budget, self.shared.mate);
         self.nodes += outcome.nodes;
         self.unreported += outcome.nodes;
         self.since_poll += outcome.nodes;
-        outcome.verdict
+        let cut = self.shared.stop.load(Ordering::Relaxed)
+            || deadline.is_some_and(|d| Instant::now() >= d);
+        let holds = !cut || !matches!(outcome.verdict, Verdict::Unknown);
+        (outcome.verdict, holds)
     }
 
     /// A mate in this turn, found within the root budget.
@@ -435,7 +456,8 @@ impl<'a> Worker<'a> {
         let stopped = self.since_poll >= POLL_NODES && self.poll();
         let protected = self.spent() < self.protected_until;
         let limited = !protected && self.spent() >= self.node_limit
-            || (!protected || !self.protect_time) && self.out_of_time;
+            || (!protected || !self.protect_time) && self.out_of_time
+            || self.past_turn_end;
         self.aborted = stopped || limited;
         self.aborted
     }
@@ -448,6 +470,11 @@ impl<'a> Worker<'a> {
     fn poll(&mut self) -> bool {
         self.since_poll = 0;
         self.out_of_time |= self.hard.is_some_and(|h| self.start.elapsed() >= h);
+        // The turn's end binds even depth 1's protected nodes: where one
+        // node costs tens of microseconds (a long turn's mate bounds in the
+        // evaluation), those 20 000 nodes alone took 300 ms.
+        self.past_turn_end |= self.turn_end.is_some_and(|t| Instant::now() >= t);
+        self.out_of_time |= self.past_turn_end;
         if self.id > 0 {
             let helpers = self
                 .shared
@@ -601,12 +628,13 @@ impl<'a> Worker<'a> {
                 (cached & 0xff) as usize
             } else {
                 let nodes = self.tree_mate_nodes.max(100);
-                let len = match self.mate_check(pos, nodes) {
+                let (verdict, holds) = self.mate_check(pos, nodes);
+                let len = match verdict {
                     Verdict::Mate(line) => line.len().min(255),
                     _ => 0, // none, or not proved within the budget
                 };
-                if !self.shared.stop.load(Ordering::Relaxed) {
-                    // (A check cut short by `stop` proves nothing.)
+                if holds {
+                    // (A check cut short by `stop` or the clock proves nothing.)
                     slot.store(key & !0xff | len as u64, Ordering::Relaxed);
                 }
                 len
