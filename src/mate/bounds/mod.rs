@@ -27,8 +27,9 @@
 //! position), [`children`] (the bounds of a node's children from what they
 //! share with it), [`last_moves`] (the filters of the last two moves) and
 //! [`pictures`] (the root's proof of "no mate" with the real ways of pawns
-//! and knights) and [`movers`] (the sets of our pieces whose pictures fit,
-//! which restrict the search's passes).
+//! and knights and the enemy pieces as obstacles) with [`paths`] (one
+//! piece's ways there), and [`movers`] (the sets of our pieces whose
+//! pictures fit, which restrict the search's passes).
 //! Only what the mate finder and the evaluation use is visible outside.
 
 mod cache;
@@ -37,6 +38,7 @@ mod cover;
 mod last_moves;
 mod lower;
 mod movers;
+mod paths;
 mod pictures;
 mod reach;
 #[cfg(test)]

@@ -28,13 +28,21 @@
 //!   an enemy slider's line uncovering a check on our king) is a target
 //!   like the others, covered by our king ending behind the enemy king on
 //!   that line: the king's moves to get there are counted.
+//! - Enemy pieces are obstacles: each picture is drawn in a scene, a set of
+//!   the enemy pieces captured in the turn (every set is tried). The kept
+//!   ones block our ways and our lines at the end, and the squares their
+//!   pawns and knights attack are never our king's; each captured one must
+//!   be landed on by one of our ways (more bits of the cover search), and a
+//!   captured slider excuses no flight, nor a slider with a kept piece
+//!   between it and our king ([`paths`](super::paths)).
 //! - Every flight and target set is exact (no options merged for room).
 //!
 //! Everything else is relaxed as the empty-board bound relaxes it (our own
-//! pieces and enemy pieces do not block, two pieces may share a square), so
-//! "no picture fits" is a proof; "some picture fits" proves nothing and the
-//! search decides.
+//! pieces do not block, captured pieces stand nowhere, two pieces may share
+//! a square), so "no picture fits" is a proof; "some picture fits" proves
+//! nothing and the search decides.
 
+use super::paths::{End, FAR, ends_of};
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Position, Role, Square};
@@ -44,20 +52,26 @@ const MIN_MOVES: u32 = 4;
 /// Positions with more of our pieces than this are left to the search (the
 /// pictures are many and the search finds mates there fast).
 const MAX_OURS: u32 = 8;
-/// "Cannot".
-const FAR: u8 = u8::MAX;
+/// At most this many enemy pieces are counted as obstacles (every set of
+/// them captured is a scene of its own); the others, the farthest from the
+/// enemy king, are taken as transparent, as by the empty-board bound.
+const MAX_COUNTED: usize = 7;
 
 /// Does no mating picture fit in the moves the side to move has left? True
 /// is a proof that it does not mate in this turn; false proves nothing.
 pub(crate) fn no_mate_by_pictures(pos: &Position) -> bool {
-    let moves = pos.moves_left();
-    if moves < MIN_MOVES || pos.color_bb(pos.side_to_move()).count() > MAX_OURS || !modelled(pos) {
-        return false;
-    }
-    let ways = Ways::new(pos);
-    let cost = min_picture_cost(pos, &ways, moves);
-    log::debug!("mate pictures: least cost {cost} of {moves} moves");
-    cost > moves
+    // The enemy pieces transparent first: one scene, the cheapest proof.
+    let proved =
+        pictured(pos) && (no_picture_fits(pos, &[]) || no_picture_fits(pos, &counted_enemies(pos)));
+    log::debug!("mate pictures: no picture fits: {proved}");
+    proved
+}
+
+/// Is `pos` one the pictures are drawn for?
+fn pictured(pos: &Position) -> bool {
+    pos.moves_left() >= MIN_MOVES
+        && pos.color_bb(pos.side_to_move()).count() <= MAX_OURS
+        && modelled(pos)
 }
 
 /// Are the pictures a sound model of `pos`'s turn? Castling moves two
@@ -71,7 +85,7 @@ fn modelled(pos: &Position) -> bool {
 
 /// One of our pieces in the pictures: its square, the targets it covers if
 /// it never moves, and its options (targets covered, fewest moves, must be
-/// the last mover) as in the pictures' own search.
+/// the last mover) as in the pictures' own search (the transparent scene).
 pub(super) struct PieceOptions {
     pub(super) from: Square,
     pub(super) stay: u16,
@@ -84,45 +98,95 @@ pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> 
     if !modelled(pos) {
         return None;
     }
-    let ways = Ways::new(pos);
+    let scene = Scene::new(pos, &[], 0);
+    let cap = pos.moves_left().min(200) as u8;
     let mut out = Vec::new();
-    for from in pos.color_bb(ways.us) {
+    for from in pos.color_bb(scene.us) {
         let role = pos.piece_at(from)?.role;
-        let mut stay = ways.cover(role, from);
+        let mut stay = scene.cover(role, from);
         if role == Role::King {
-            stay |= ways.excuse[from.index()];
+            stay |= scene.excuse[from.index()];
         }
-        let options = options_of(&ways, role, from).list;
+        let options = ends_of(&scene, role, from, cap)
+            .into_iter()
+            .map(|e| (e.mask, e.cost, e.last))
+            .collect();
         out.push(PieceOptions {
             from,
             stay,
             options,
         });
     }
-    Some((ways.targets.full(), out))
+    Some((scene.targets.full(), out))
 }
 
-/// What the ways of our pieces depend on: the enemy king, the squares from
-/// which a pawn or knight of ours would give check, the enemy pieces a pawn
-/// may capture, and the targets with their bits.
-struct Ways {
-    us: Color,
-    king: Square,
+/// Does no picture fit in any scene of the `counted` enemy pieces (the
+/// others transparent)?
+fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
+    let moves = pos.moves_left();
+    // Every set of counted enemy pieces that may be captured in the turn
+    // (each capture is a move of its own), fewest first: a picture fits as
+    // soon as one scene has one.
+    let mut sets: Vec<u32> = (0..1u32 << counted.len())
+        .filter(|c| c.count_ones() <= moves)
+        .collect();
+    sets.sort_by_key(|c| c.count_ones());
+    sets.into_iter().all(|c| {
+        let scene = Scene::new(pos, counted, c);
+        min_picture_cost(pos, &scene, moves) > moves
+    })
+}
+
+/// The enemy pieces (not the king) counted as obstacles: all of them, or
+/// the [`MAX_COUNTED`] nearest to the enemy king.
+fn counted_enemies(pos: &Position) -> Vec<Square> {
+    let them = pos.side_to_move().other();
+    let king = pos.king_square(them);
+    let mut out: Vec<Square> = (pos.color_bb(them) & !king.bb()).collect();
+    out.sort_by_key(|&s| {
+        let (df, dr) = (
+            s.file().abs_diff(king.file()),
+            s.rank().abs_diff(king.rank()),
+        );
+        df.max(dr)
+    });
+    out.truncate(MAX_COUNTED);
+    out
+}
+
+/// One scene of the pictures: the enemy pieces captured in the turn (the
+/// waypoints of our ways) and those kept (obstacles), with everything the
+/// ways and the covers depend on.
+pub(super) struct Scene {
+    pub(super) us: Color,
+    pub(super) king: Square,
     /// Squares from which our pawn / knight attacks the enemy king.
-    pawn_checks: Bitboard,
-    knight_checks: Bitboard,
-    /// Enemy pieces other than the king (the only squares a pawn moves to
-    /// diagonally).
-    prey: Bitboard,
+    pub(super) pawn_checks: Bitboard,
+    pub(super) knight_checks: Bitboard,
+    /// The counted enemy pieces kept to the end.
+    pub(super) blockers: Bitboard,
+    /// The enemy pieces a pawn may step onto diagonally (the captured and
+    /// the uncounted ones).
+    pub(super) prey: Bitboard,
+    /// Squares our king never stands on: next to the enemy king, the kept
+    /// pieces, and the squares their pawns and knights attack (no piece of
+    /// ours can come between).
+    pub(super) king_banned: Bitboard,
+    /// Per square, the bit of the captured piece standing there (0: none).
+    pub(super) visit: [u16; 64],
+    /// How many counted pieces are captured (the bits of `visit`).
+    pub(super) captured: usize,
     /// The king's square and every open flight, the excused ones too.
     targets: Targets,
     /// Per square: the flights excused when our king ends there (Italian:
     /// a king step off an enemy slider's line would uncover a check on it).
-    excuse: [u16; 64],
+    pub(super) excuse: [u16; 64],
 }
 
-impl Ways {
-    fn new(pos: &Position) -> Ways {
+impl Scene {
+    /// The scene in which the counted pieces of the bits of `set` are
+    /// captured and the other counted pieces kept.
+    fn new(pos: &Position, counted: &[Square], set: u32) -> Scene {
         let us = pos.side_to_move();
         let them = us.other();
         let king = pos.king_square(them);
@@ -136,12 +200,33 @@ impl Ways {
             targets.squares[targets.count] = sq;
             targets.count += 1;
         }
-        let mut ways = Ways {
+        let (mut visit, mut captured, mut blockers) = ([0; 64], 0, Bitboard::EMPTY);
+        for (i, &sq) in counted.iter().enumerate() {
+            if set >> i & 1 == 1 {
+                visit[sq.index()] = 1 << captured;
+                captured += 1;
+            } else {
+                blockers.set(sq);
+            }
+        }
+        let mut king_banned = attacks::king(king) | king.bb() | blockers;
+        for sq in blockers {
+            king_banned |= match pos.piece_at(sq).map(|p| p.role) {
+                Some(Role::Pawn) => attacks::pawn(them, sq),
+                Some(Role::Knight) => attacks::knight(sq),
+                _ => Bitboard::EMPTY,
+            };
+        }
+        let mut scene = Scene {
             us,
             king,
             pawn_checks: attacks::pawn(them, king),
             knight_checks: attacks::knight(king),
-            prey: pos.color_bb(them) & !king.bb(),
+            blockers,
+            prey: pos.color_bb(them) & !king.bb() & !blockers,
+            king_banned,
+            visit,
+            captured,
             targets,
             excuse: [0; 64],
         };
@@ -149,18 +234,26 @@ impl Ways {
             // Our king behind the enemy king on the slider's line, never
             // next to the enemy king: the flights off the line are excused
             // (as in `targets::excused_flights`, with the king's moves to
-            // get there counted).
+            // get there counted). A captured slider excuses nothing, and
+            // the line must be free of kept pieces at the end.
             for s in excusing_sliders(pos, us, king) {
+                if scene.visit[s.index()] != 0 {
+                    continue;
+                }
                 let line = attacks::line(s, king);
-                let off = ways.mask_of(flights & !line);
+                let off = scene.mask_of(flights & !line);
                 for r in line {
-                    if attacks::between(s, r).contains(king) && !attacks::king(king).contains(r) {
-                        ways.excuse[r.index()] |= off;
+                    let between = attacks::between(s, r);
+                    if between.contains(king)
+                        && !attacks::king(king).contains(r)
+                        && (between & blockers).is_empty()
+                    {
+                        scene.excuse[r.index()] |= off;
                     }
                 }
             }
         }
-        ways
+        scene
     }
 
     /// The mask of the targets in `set`.
@@ -174,245 +267,80 @@ impl Ways {
         mask
     }
 
-    /// The targets a piece of `role` on `sq` covers at the end, on the
-    /// empty board (the pawn's: ours).
-    fn cover(&self, role: Role, sq: Square) -> u16 {
+    /// The targets a piece of `role` on `sq` covers at the end, through
+    /// everything but the kept pieces (the pawn's: ours).
+    pub(super) fn cover(&self, role: Role, sq: Square) -> u16 {
         let attacked = match role {
             Role::Pawn => attacks::pawn(self.us, sq),
-            role => attacks::piece(role, sq, Bitboard::EMPTY),
+            role => attacks::piece(role, sq, self.blockers),
         };
         self.mask_of(attacked)
     }
 }
 
-/// The options of one piece: per end square and role there, the fewest
-/// moves to get there, and whether it must be the last to move (a pawn or
-/// knight ending on a checking square).
-struct Options {
-    list: Vec<(u16, u8, bool)>,
-}
-
-impl Options {
-    fn new() -> Options {
-        Options { list: Vec::new() }
-    }
-
-    /// Adds covering `mask` at `cost`, keeping the cheapest per (mask, last).
-    fn add(&mut self, mask: u16, cost: u8, last: bool) {
-        if mask == 0 || cost == FAR {
-            return;
-        }
-        match self.list.iter_mut().find(|o| o.0 == mask && o.2 == last) {
-            Some(o) => o.1 = o.1.min(cost),
-            None => self.list.push((mask, cost, last)),
-        }
-    }
-
-    /// Adds `role` ending on each square with `dist` moves (`FAR`: never).
-    fn add_all(&mut self, ways: &Ways, role: Role, dist: &[u8; 64], last: bool) {
-        for sq in Square::all() {
-            let d = dist[sq.index()];
-            if d != FAR && sq != ways.king {
-                self.add(ways.cover(role, sq), d, last);
-            }
-        }
-    }
-}
-
-/// Empty-board moves of a slider (or king) from `a` to `b`.
-fn slider_moves(role: Role, a: Square, b: Square) -> u8 {
-    if a == b {
-        return 0;
-    }
-    let (df, dr) = (
-        (a.file() as i32 - b.file() as i32).abs(),
-        (a.rank() as i32 - b.rank() as i32).abs(),
-    );
-    match role {
-        Role::Rook => 1 + u8::from(df != 0 && dr != 0),
-        Role::Bishop if (df + dr) % 2 == 1 => FAR,
-        Role::Bishop => 1 + u8::from(df != dr),
-        Role::Queen => 1 + u8::from(df != 0 && dr != 0 && df != dr),
-        _ => df.max(dr) as u8,
-    }
-}
-
-/// Knight distances from `start` (already `d0` moves spent) never standing
-/// on a checking square; a checking square is an end square only for the
-/// last mover (`last`).
-fn knight_ways(ways: &Ways, start: Square, d0: u8, normal: &mut [u8; 64], last: &mut [u8; 64]) {
-    let mut frontier = start.bb();
-    normal[start.index()] = normal[start.index()].min(d0);
-    let mut d = d0;
-    while frontier.nonempty() && d < 60 {
-        d += 1;
-        let mut next = Bitboard::EMPTY;
-        for s in frontier {
-            for t in attacks::knight(s) {
-                if ways.knight_checks.contains(t) {
-                    last[t.index()] = last[t.index()].min(d);
-                } else if normal[t.index()] > d {
-                    normal[t.index()] = d;
-                    next.set(t);
-                }
-            }
-        }
-        frontier = next;
-    }
-}
-
-/// The options of our `role` on `from`.
-fn options_of(ways: &Ways, role: Role, from: Square) -> Options {
-    let mut out = Options::new();
-    match role {
-        Role::Knight => {
-            let (mut normal, mut last) = ([FAR; 64], [FAR; 64]);
-            knight_ways(ways, from, 0, &mut normal, &mut last);
-            out.add_all(ways, Role::Knight, &normal, false);
-            out.add_all(ways, Role::Knight, &last, true);
-        }
-        Role::Pawn => pawn_options(ways, from, &mut out),
-        Role::King => {
-            // Our king never stands next to the enemy king: its ways go
-            // round those squares.
-            let near = attacks::king(ways.king) | ways.king.bb();
-            let mut dist = [FAR; 64];
-            dist[from.index()] = 0;
-            let (mut frontier, mut seen, mut d) = (from.bb(), from.bb() | near, 0);
-            while frontier.nonempty() {
-                d += 1;
-                let mut next = Bitboard::EMPTY;
-                for s in frontier {
-                    next |= attacks::king(s) & !seen;
-                }
-                for t in next {
-                    dist[t.index()] = d;
-                }
-                seen |= next;
-                frontier = next;
-            }
-            for sq in Square::all() {
-                if !near.contains(sq) {
-                    out.add(
-                        ways.cover(Role::King, sq) | ways.excuse[sq.index()],
-                        dist[sq.index()],
-                        false,
-                    );
-                }
-            }
-        }
-        role => {
-            for sq in Square::all() {
-                if sq != ways.king {
-                    out.add(ways.cover(role, sq), slider_moves(role, from, sq), false);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// A pawn's options: as a pawn (straight steps, a double step from its
-/// second rank, diagonal steps only onto enemy pieces; never on a checking
-/// square but with the last move), or promoted on the last rank to a queen
-/// or a knight going on from there.
-fn pawn_options(ways: &Ways, from: Square, out: &mut Options) {
-    let us = ways.us;
-    let (mut normal, mut last) = ([FAR; 64], [FAR; 64]);
-    // Promotion squares with the moves to get there.
-    let mut promoted = [FAR; 64];
-    normal[from.index()] = 0;
-    // Ranks only go forward: one pass per rank in order.
-    for rank in from.relative_rank(us)..7 {
-        for s in Square::all() {
-            let d = normal[s.index()];
-            if d == FAR || s.relative_rank(us) != rank {
-                continue;
-            }
-            let ahead = s.forward(us);
-            let mut steps = ahead.bb() | (attacks::pawn(us, s) & ways.prey);
-            if rank == 1 {
-                steps.set(ahead.forward(us));
-            }
-            for t in steps {
-                if t == ways.king {
-                    continue;
-                }
-                let d = d + 1;
-                if t.relative_rank(us) == 7 {
-                    promoted[t.index()] = promoted[t.index()].min(d);
-                } else if ways.pawn_checks.contains(t) {
-                    last[t.index()] = last[t.index()].min(d);
-                } else {
-                    normal[t.index()] = normal[t.index()].min(d);
-                }
-            }
-        }
-    }
-    out.add_all(ways, Role::Pawn, &normal, false);
-    out.add_all(ways, Role::Pawn, &last, true);
-    let (mut kn, mut kl) = ([FAR; 64], [FAR; 64]);
-    let mut queen = [FAR; 64];
-    for q in Square::all() {
-        let d = promoted[q.index()];
-        if d == FAR {
-            continue;
-        }
-        for sq in Square::all() {
-            let m = slider_moves(Role::Queen, q, sq);
-            if m != FAR {
-                queen[sq.index()] = queen[sq.index()].min(d.saturating_add(m));
-            }
-        }
-        if ways.knight_checks.contains(q) {
-            kl[q.index()] = kl[q.index()].min(d);
-        } else {
-            knight_ways(ways, q, d, &mut kn, &mut kl);
-        }
-    }
-    out.add_all(ways, Role::Queen, &queen, false);
-    out.add_all(ways, Role::Knight, &kn, false);
-    out.add_all(ways, Role::Knight, &kl, true);
-}
-
-/// The least total cost of one option per piece covering every target, at
-/// most one of them the last mover's; `moves + 1` when none is within
-/// `moves`.
-fn min_picture_cost(pos: &Position, ways: &Ways, moves: u32) -> u32 {
-    let full = ways.targets.full() as usize;
+/// The least total cost of one way's end per piece covering every target
+/// and taking every captured piece, at most one of them the last mover's;
+/// `moves + 1` when none is within `moves`.
+fn min_picture_cost(pos: &Position, scene: &Scene, moves: u32) -> u32 {
+    let full = scene.targets.full() as usize;
+    let all = (1usize << scene.captured) - 1;
     let cap = moves.min(200) as u8;
-    // best[last][mask]: the least cost so far covering `mask`, with the
-    // last mover's option used (1) or not (0).
-    let mut best = vec![[FAR; 512]; 2];
-    best[0][0] = 0;
-    for from in pos.color_bb(ways.us) {
-        let Some(piece) = pos.piece_at(from) else {
-            continue;
-        };
-        let options = options_of(ways, piece.role, from);
+    let mut ways = Vec::new();
+    for from in pos.color_bb(scene.us) {
+        if let Some(piece) = pos.piece_at(from) {
+            ways.push(ends_of(scene, piece.role, from, cap));
+        }
+    }
+    // A captured piece no way takes: no picture in this scene.
+    let taken = ways.iter().flatten().fold(0, |v, e| v | e.visits as usize);
+    if taken != all {
+        return moves + 1;
+    }
+    // The covers alone first (cheap, and a bound on the whole).
+    let b = match cheapest(&ways, full, 0, cap) {
+        FAR => FAR,
+        _ => cheapest(&ways, full, all, cap),
+    };
+    if b == FAR { moves + 1 } else { u32::from(b) }
+}
+
+/// The least cost within `cap` of one end per way covering `full` and
+/// taking the captured pieces of `all` (0: the takes not asked), or `FAR`.
+fn cheapest(ways: &[Vec<End>], full: usize, all: usize, cap: u8) -> u8 {
+    let (masks, nv) = (full + 1, all + 1);
+    // best[(last * masks + mask) * nv + taken]: the least cost so far
+    // covering `mask` and taking `taken`, with the last mover's end used
+    // (1) or not (0).
+    let mut best = vec![FAR; 2 * masks * nv];
+    best[0] = 0;
+    // The states reached so far (the table is mostly unreached).
+    let mut reached = vec![0];
+    for ends in ways {
         let mut next = best.clone();
-        for (l, table) in best.iter().enumerate() {
-            for (mask, &base) in table[..=full].iter().enumerate() {
-                if base == FAR {
+        let mut more = Vec::new();
+        for &i in &reached {
+            let base = best[i];
+            let (l, mask, v) = (i / (masks * nv), i / nv % masks, i % nv);
+            for e in ends {
+                if e.last && l == 1 {
                     continue;
                 }
-                for &(m, c, last) in &options.list {
-                    if last && l == 1 {
-                        continue;
+                let cost = base.saturating_add(e.cost);
+                let to = usize::from(e.last) | l;
+                let taken = v | (e.visits as usize & all);
+                let j = (to * masks + (mask | e.mask as usize)) * nv + taken;
+                if cost <= cap && cost < next[j] {
+                    if next[j] == FAR {
+                        more.push(j);
                     }
-                    let cost = base.saturating_add(c);
-                    let to = usize::from(last) | l;
-                    let m = mask | m as usize;
-                    if cost <= cap && cost < next[to][m] {
-                        next[to][m] = cost;
-                    }
+                    next[j] = cost;
                 }
             }
         }
+        reached.extend(more);
         best = next;
     }
-    let b = best[0][full].min(best[1][full]);
-    if b == FAR { moves + 1 } else { u32::from(b) }
+    best[full * nv + all].min(best[(masks + full) * nv + all])
 }
 
 #[cfg(test)]
@@ -474,6 +402,21 @@ pub(super) mod tests {
         out
     }
 
+    /// Asserts that no position along the mating `line` from `pos` is
+    /// claimed; returns how many were checked.
+    fn check_along(pos: &Position, line: &[Move]) -> usize {
+        let mut p = pos.clone();
+        for &mv in line {
+            assert!(
+                !no_mate_by_pictures(&p),
+                "{}: a mate excluded along {line:?}",
+                fen::to_fen(pos)
+            );
+            p.play(mv);
+        }
+        line.len()
+    }
+
     /// Every claim of "no mate" on short turns is checked by brute force.
     #[test]
     fn pictures_agree_with_brute_force() {
@@ -491,6 +434,45 @@ pub(super) mod tests {
             }
         }
         assert!(claims >= 100, "only {claims} claims checked");
+    }
+
+    /// The claims that only the enemy pieces as obstacles make (the pictures
+    /// with every enemy piece transparent fit) are checked by brute force,
+    /// on positions with several enemy pieces; the mates the search finds
+    /// (every position along their lines) are never excluded, and counting
+    /// obstacles never withdraws a claim.
+    #[test]
+    fn obstacles_agree_with_brute_force() {
+        let tt = MateTable::new(16);
+        let (mut claims, mut mates) = (0, 0);
+        for (rules, seed) in [(Rules::Italian, 5), (Rules::Scottish, 6)] {
+            for pos in sparse_positions(rules, seed, 1500, 10, MIN_MOVES..=MIN_MOVES) {
+                let them = pos.side_to_move().other();
+                if pos.color_bb(them).count() < 3 {
+                    continue;
+                }
+                let f = fen::to_fen(&pos);
+                let claim = no_mate_by_pictures(&pos);
+                let transparent = pictured(&pos) && no_picture_fits(&pos, &[]);
+                assert!(claim || !transparent, "{f}: obstacles withdraw a claim");
+                if claim && !transparent {
+                    claims += 1;
+                    assert!(
+                        brute_force_mate(&pos).is_none(),
+                        "{f}: obstacles exclude a mate"
+                    );
+                }
+                tt.clear();
+                if let Some(Some(line)) = searched(&pos, &tt, 200_000) {
+                    assert!(!claim, "{f}: obstacles exclude the search's mate");
+                    mates += check_along(&pos, &line);
+                }
+            }
+        }
+        assert!(
+            claims >= 40 && mates >= 300,
+            "only {claims} obstacle claims and {mates} mating positions"
+        );
     }
 
     /// Every claim of "no mate" on longer turns is checked by the search,
@@ -513,15 +495,7 @@ pub(super) mod tests {
                     assert!(mate.is_none(), "{f}: pictures exclude a mate");
                 }
                 if let Some(line) = mate {
-                    let mut p = pos.clone();
-                    for &mv in &line {
-                        assert!(
-                            !no_mate_by_pictures(&p),
-                            "{f}: a mate excluded along {line:?}"
-                        );
-                        mates += 1;
-                        p.play(mv);
-                    }
+                    mates += check_along(&pos, &line);
                 }
             }
         }
