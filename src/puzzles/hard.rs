@@ -102,7 +102,69 @@ pub fn make_hard_puzzle(
 #[cfg(test)]
 mod tests {
     use super::super::calibrate::ladder;
+    use super::super::generate::{SCAN_NODES, game, hard_game};
     use super::*;
+    use crate::chess::{Rules, fen};
+    use crate::mate::{Budget, Verdict, find_mate};
+
+    /// A turn start of game 159 of seed 1 (Italian) where the ordinary scan
+    /// gives up: White mates in 7 (Kf1, Qd6, Kg2, Rh1, Rh8, Rg8, Rf8).
+    const HARD: &str = "rnb3n1/1ppp1kp1/8/p3Pp2/8/b1P5/PP2PP2/R2QKr2 w Q - 0 7";
+
+    #[test]
+    fn where_the_scan_gives_up_the_hard_stage_makes_a_top_puzzle() {
+        let pos = fen::parse(HARD, Rules::Italian).unwrap();
+        let tt = MateTable::new(4);
+        tt.clear();
+        let ordinary = find_mate(&pos, &Budget::nodes(SCAN_NODES), &tt);
+        assert_eq!(ordinary.verdict, Verdict::Unknown);
+        let (line, nodes) = scan(&pos, &tt).expect("the hard scan finds the mate");
+        assert!(nodes > SCAN_NODES, "{nodes}");
+        let p = make_hard_puzzle(&pos, (&line, nodes), &[], (1, 159, "a", "b"), &tt).unwrap();
+        assert_eq!(p.settings.hard, Some(Hard::of_build()));
+        assert_eq!(p.solutions, 1);
+        // Above every ordinary puzzle (they stop at about 2 300): the rungs
+        // up to the scan's budget fail, the larger ones solve.
+        assert!(p.rating > 2_300.0, "{}", p.rating);
+        for a in &p.calibration.attempts {
+            assert_eq!(a.solved, a.nodes >= nodes, "{}", a.level);
+        }
+        assert_eq!(super::super::verify(&p, &tt), Ok(()));
+    }
+
+    #[test]
+    fn a_hard_game_is_the_ordinary_game_at_the_turns_it_skipped() {
+        // Game 107 of seed 1 (Scottish) gives an ordinary puzzle and a hard
+        // one (rated about 2 740).
+        let (hard, again) = (
+            hard_game(Rules::Scottish, 1, 107),
+            hard_game(Rules::Scottish, 1, 107),
+        );
+        assert_eq!(hard.puzzles, again.puzzles, "reproducible");
+        assert!(hard.hard_scans > 0);
+        let found = hard.puzzles.first().expect("a hard puzzle");
+        assert!(found.rating > 2_600.0, "{}", found.rating);
+        let ordinary = game(Rules::Scottish, 1, 107);
+        assert!(!ordinary.puzzles.is_empty());
+        for p in &ordinary.puzzles {
+            assert_ne!(p.id, found.id);
+            assert_eq!(p.settings.hard, None);
+            // The same game: one position's moves begin the other's.
+            let (a, b) = (moves(&p.game.pgn), moves(&found.game.pgn));
+            let n = a.len().min(b.len());
+            assert_eq!(a[..n], b[..n], "the same game");
+        }
+    }
+
+    /// The moves of a PGN's movetext (numbers and the result dropped).
+    fn moves(pgn: &str) -> Vec<String> {
+        pgn.lines()
+            .filter(|l| !l.starts_with('['))
+            .flat_map(str::split_whitespace)
+            .filter(|t| !t.ends_with('.') && *t != "*")
+            .map(String::from)
+            .collect()
+    }
 
     #[test]
     fn the_hard_scan_is_the_ladders_top_rung() {
