@@ -155,23 +155,29 @@ fn text(path: &Path) -> String {
 /// Games 0..17 of seed 1 (Scottish: puzzles in games 15 and 16, one in
 /// each shard of 2), optionally one shard of them.
 fn generate_shard(out: &Path, shard: Option<&str>) -> Output {
+    match shard {
+        Some(s) => generate_games(out, "scottish", "17", &["--shard", s]),
+        None => generate_games(out, "scottish", "17", &[]),
+    }
+}
+
+/// `generate` up to 100 puzzles from games 0..`games` of seed 1.
+fn generate_games(out: &Path, rules: &str, games: &str, more: &[&str]) -> Output {
     let mut args = vec![
         "puzzles",
         "generate",
         "--count",
         "100",
         "--rules",
-        "scottish",
+        rules,
         "--seed",
         "1",
         "--games",
-        "17",
+        games,
         "--out",
         out.to_str().unwrap(),
     ];
-    if let Some(s) = shard {
-        args.extend(["--shard", s]);
-    }
+    args.extend(more);
     crescendo(&args)
 }
 
@@ -250,16 +256,11 @@ fn other_settings_are_refused_naming_the_difference() {
         italian.to_str().unwrap(),
     ]));
     let o = merge(&[&whole, &italian], &temp("s-merged2.jsonl"));
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("rules: \"scottish\" vs \"italian\""), "{err}");
+    refused(&o, "rules: \"scottish\" vs \"italian\"");
     // Appending to a file of other settings is refused before any game.
-    let o = generate_shard(&other, None);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("is from another generation (scan_nodes"),
-        "{err}"
+    refused(
+        &generate_shard(&other, None),
+        "is from another generation (scan_nodes",
     );
 }
 
@@ -288,26 +289,12 @@ fn bad_shards_are_refused_with_a_message() {
 /// Games 15 and 159 of seed 1 (Italian: an ordinary puzzle in game 15, a
 /// hard one in game 159), ordinary or `--hard`, appended to `out`.
 fn generate_two_games(out: &Path, hard: bool) -> Output {
-    let mut args = vec![
-        "puzzles",
-        "generate",
-        "--count",
-        "100",
-        "--rules",
-        "italian",
-        "--seed",
-        "1",
-        "--games",
-        "160",
-        "--shard",
-        "16/144",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    if hard {
-        args.push("--hard");
-    }
-    crescendo(&args)
+    let more: &[&str] = if hard {
+        &["--shard", "16/144", "--hard"]
+    } else {
+        &["--shard", "16/144"]
+    };
+    generate_games(out, "italian", "160", more)
 }
 
 /// The records of a file as JSON values.
@@ -366,12 +353,17 @@ fn hard_puzzles_join_the_ordinary_file_and_each_kind_resumes() {
     let odd = temp("hard-odd.jsonl");
     std::fs::write(&odd, format!("{other}\n")).unwrap();
     let o = merge(&[&file, &odd], &temp("hard-merged2.jsonl"));
-    assert!(!o.status.success());
+    refused(&o, "hard.all_nodes: 32000000 vs 1000");
+    // A hard run refuses it too.
+    refused(
+        &generate_two_games(&odd, true),
+        "another generation (hard.all_nodes",
+    );
+}
+
+/// The command failed, its stderr saying `says`.
+fn refused(o: &Output, says: &str) {
+    assert!(!o.status.success(), "{says}");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("hard.all_nodes: 32000000 vs 1000"), "{err}");
-    // A hard run refuses it too; the ordinary run has no hard stage to clash.
-    let o = generate_two_games(&odd, true);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("another generation (hard.all_nodes"), "{err}");
+    assert!(err.contains(says), "{err}");
 }

@@ -89,23 +89,33 @@ pub fn make_puzzle(
     source: (u64, u64, &str, &str),
     tt: &MateTable,
 ) -> Result<Puzzle, Reject> {
+    unique_mate(pos, line, ALL_NODES, tt)?;
+    let (found, nodes) = unique::find(pos, FIND_NODES, tt);
+    if found.is_none() {
+        return Err(Reject::NoMate);
+    }
+    Ok(record(pos, line, nodes, history, source, tt))
+}
+
+/// Whether the mating `line` at `pos` makes a puzzle: not crushing, not
+/// trivial, the only solution by an enumeration within `nodes`.
+pub fn unique_mate(
+    pos: &Position,
+    line: &[Move],
+    nodes: u64,
+    tt: &MateTable,
+) -> Result<(), Reject> {
     if unique::crushing(pos) {
         return Err(Reject::Crushing);
     }
     if unique::trivial(pos, tt) {
         return Err(Reject::Trivial);
     }
-    let sols = unique::solutions(pos, line, ALL_NODES, tt);
-    match sols.distinct {
-        None => return Err(Reject::Unknown),
-        Some(1) => {}
-        Some(_) => return Err(Reject::Several),
+    match unique::solutions(pos, line, nodes, tt).distinct {
+        None => Err(Reject::Unknown),
+        Some(1) => Ok(()),
+        Some(_) => Err(Reject::Several),
     }
-    let (found, nodes) = unique::find(pos, FIND_NODES, tt);
-    if found.is_none() {
-        return Err(Reject::NoMate);
-    }
-    Ok(record(pos, line, nodes, history, source, tt))
 }
 
 /// The record of a puzzle at `pos` with the mating `line` (found by the

@@ -19,7 +19,7 @@
 //! and the hard puzzles of one generation side by side.
 
 use super::calibrate::RUNGS;
-use super::generate::{Reject, record};
+use super::generate::{Reject, record, unique_mate};
 use super::record::Puzzle;
 use super::unique::{self, TRIVIAL_NODES};
 use crate::chess::{Move, Position};
@@ -83,17 +83,7 @@ pub fn make_hard_puzzle(
     source: (u64, u64, &str, &str),
     tt: &MateTable,
 ) -> Result<Puzzle, Reject> {
-    if unique::crushing(pos) {
-        return Err(Reject::Crushing);
-    }
-    if unique::trivial(pos, tt) {
-        return Err(Reject::Trivial);
-    }
-    match unique::solutions(pos, line, HARD_ALL_NODES, tt).distinct {
-        None => return Err(Reject::Unknown),
-        Some(1) => {}
-        Some(_) => return Err(Reject::Several),
-    }
+    unique_mate(pos, line, HARD_ALL_NODES, tt)?;
     let mut p = record(pos, line, nodes, history, source, tt);
     p.settings.hard = Some(Hard::of_build());
     Ok(p)
