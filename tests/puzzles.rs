@@ -1,7 +1,7 @@
 //! `crescendo puzzles`: generate (reproducible, sharded), check (names the
 //! bad line), merge (shards merged are the unsharded run; other settings
-//! refused naming the difference; repeated ids dropped), pick and rate,
-//! driven through the binary.
+//! refused naming the difference; repeated ids dropped), hard puzzles
+//! beside the ordinary ones, pick and rate, driven through the binary.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -155,23 +155,29 @@ fn text(path: &Path) -> String {
 /// Games 0..17 of seed 1 (Scottish: puzzles in games 15 and 16, one in
 /// each shard of 2), optionally one shard of them.
 fn generate_shard(out: &Path, shard: Option<&str>) -> Output {
+    match shard {
+        Some(s) => generate_games(out, "scottish", "17", &["--shard", s]),
+        None => generate_games(out, "scottish", "17", &[]),
+    }
+}
+
+/// `generate` up to 100 puzzles from games 0..`games` of seed 1.
+fn generate_games(out: &Path, rules: &str, games: &str, more: &[&str]) -> Output {
     let mut args = vec![
         "puzzles",
         "generate",
         "--count",
         "100",
         "--rules",
-        "scottish",
+        rules,
         "--seed",
         "1",
         "--games",
-        "17",
+        games,
         "--out",
         out.to_str().unwrap(),
     ];
-    if let Some(s) = shard {
-        args.extend(["--shard", s]);
-    }
+    args.extend(more);
     crescendo(&args)
 }
 
@@ -250,16 +256,11 @@ fn other_settings_are_refused_naming_the_difference() {
         italian.to_str().unwrap(),
     ]));
     let o = merge(&[&whole, &italian], &temp("s-merged2.jsonl"));
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("rules: \"scottish\" vs \"italian\""), "{err}");
+    refused(&o, "rules: \"scottish\" vs \"italian\"");
     // Appending to a file of other settings is refused before any game.
-    let o = generate_shard(&other, None);
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("is from another generation (scan_nodes"),
-        "{err}"
+    refused(
+        &generate_shard(&other, None),
+        "is from another generation (scan_nodes",
     );
 }
 
@@ -283,4 +284,86 @@ fn bad_shards_are_refused_with_a_message() {
     }
     let o = crescendo(&["puzzles", "merge", "--out", out.to_str().unwrap()]);
     assert!(!o.status.success(), "merge needs a file");
+}
+
+/// Games 15 and 159 of seed 1 (Italian: an ordinary puzzle in game 15, a
+/// hard one in game 159), ordinary or `--hard`, appended to `out`.
+fn generate_two_games(out: &Path, hard: bool) -> Output {
+    let more: &[&str] = if hard {
+        &["--shard", "16/144", "--hard"]
+    } else {
+        &["--shard", "16/144"]
+    };
+    generate_games(out, "italian", "160", more)
+}
+
+/// The records of a file as JSON values.
+fn records(path: &Path) -> Vec<serde_json::Value> {
+    text(path)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn hard_puzzles_join_the_ordinary_file_and_each_kind_resumes() {
+    let file = temp("hard.jsonl");
+    ok(&generate_two_games(&file, false));
+    let ordinary = text(&file);
+    let n = ordinary.lines().count();
+    assert!(n > 0, "game 15 gives an ordinary puzzle");
+    let o = generate_two_games(&file, true);
+    ok(&o);
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(summary.contains("hard puzzles appended"), "{summary}");
+    let all = text(&file);
+    assert!(
+        all.starts_with(&ordinary),
+        "appended, the ordinary lines kept"
+    );
+    let recs = records(&file);
+    assert!(recs.len() > n, "game 159 gives a hard puzzle");
+    let top = recs[..n]
+        .iter()
+        .map(|r| r["rating"].as_f64().unwrap())
+        .fold(f64::MIN, f64::max);
+    for r in &recs[n..] {
+        assert_eq!(r["settings"]["hard"]["scan_nodes"], 2_048_000, "{r}");
+        assert_eq!(r["game"]["index"], 159);
+        assert!(r["rating"].as_f64().unwrap() > top.max(2_300.0), "{r}");
+    }
+    for r in &recs[..n] {
+        assert!(r["settings"].get("hard").is_none(), "{r}");
+    }
+    // Each kind resumes after its own last game: nothing left to add.
+    ok(&generate_two_games(&file, false));
+    ok(&generate_two_games(&file, true));
+    assert_eq!(text(&file), all);
+    let o = crescendo(&["puzzles", "check", file.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["good"].as_u64(), Some(recs.len() as u64));
+    // The kinds merge; a hard record of other hard settings does not.
+    let merged = temp("hard-merged.jsonl");
+    ok(&merge(&[&file], &merged));
+    assert_eq!(records(&merged).len(), recs.len());
+    let mut other = recs[n].clone();
+    other["settings"]["hard"]["all_nodes"] = serde_json::json!(1000);
+    other["id"] = serde_json::json!("0000000000000000");
+    let odd = temp("hard-odd.jsonl");
+    std::fs::write(&odd, format!("{other}\n")).unwrap();
+    let o = merge(&[&file, &odd], &temp("hard-merged2.jsonl"));
+    refused(&o, "hard.all_nodes: 32000000 vs 1000");
+    // A hard run refuses it too.
+    refused(
+        &generate_two_games(&odd, true),
+        "another generation (hard.all_nodes",
+    );
+}
+
+/// The command failed, its stderr saying `says`.
+fn refused(o: &Output, says: &str) {
+    assert!(!o.status.success(), "{says}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(says), "{err}");
 }

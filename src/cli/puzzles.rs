@@ -46,7 +46,7 @@ pub struct MergeArgs {
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
     /// FILE should hold this many puzzles of the rule set (those already
-    /// there count).
+    /// there count; with --hard, this many hard ones).
     #[arg(long)]
     pub count: usize,
     /// Rule set: italian or scottish.
@@ -70,6 +70,11 @@ pub struct GenerateArgs {
     /// each as the unsharded run plays it (`puzzles merge` joins the files).
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Hard puzzles only: the same games, at the turn starts where the
+    /// 300 000-node scan gives up, a 2 048 000-node scan (the top of the
+    /// rating scale). They join a file of the same run's ordinary puzzles.
+    #[arg(long)]
+    pub hard: bool,
 }
 
 #[derive(Args, Debug)]
@@ -182,10 +187,14 @@ fn generate(a: &GenerateArgs) -> CliResult {
     } else {
         Vec::new()
     };
-    let settings = Settings::of(a.rules);
+    let settings = if a.hard {
+        Settings::hard(a.rules)
+    } else {
+        Settings::of(a.rules)
+    };
     if let Some((line, why)) = existing
         .iter()
-        .find_map(|(l, p)| settings.difference(&p.settings).map(|why| (l, why)))
+        .find_map(|(l, p)| settings.conflict(&p.settings).map(|why| (l, why)))
     {
         return Err(format!(
             "{}:{line} is from another generation ({why}): give another --out file",
@@ -194,20 +203,26 @@ fn generate(a: &GenerateArgs) -> CliResult {
     }
     let shard = a.shard.unwrap_or(Shard::WHOLE);
     let mut ids: HashSet<String> = existing.iter().map(|(_, p)| p.id.clone()).collect();
-    let have = existing.len();
+    // The puzzles of this run's kind (ordinary, or hard) count and resume.
+    let mine: Vec<&Puzzle> = existing
+        .iter()
+        .map(|(_, p)| p)
+        .filter(|p| p.settings.hard.is_some() == a.hard)
+        .collect();
+    let have = mine.len();
     // Resume after this shard's last game of this seed already written.
     let mut next_game = shard.first_from(
-        existing
-            .iter()
-            .filter(|(_, p)| p.game.seed == a.seed && shard.has(p.game.index))
-            .map(|(_, p)| p.game.index + 1)
+        mine.iter()
+            .filter(|p| p.game.seed == a.seed && shard.has(p.game.index))
+            .map(|p| p.game.index + 1)
             .max()
             .unwrap_or(0),
     );
     if have >= a.count {
         eprintln!(
-            "{} already holds {have} {} puzzles",
+            "{} already holds {have} {}{} puzzles",
             out.display(),
+            if a.hard { "hard " } else { "" },
             a.rules.name()
         );
         return Ok(());
@@ -235,6 +250,12 @@ fn generate(a: &GenerateArgs) -> CliResult {
     let batch = a.threads.max(1) * 2;
     let started = Instant::now();
     let (mut written, mut games, mut candidates, mut repeats) = (0usize, 0u64, 0u32, 0u32);
+    let mut hard_scans = 0u32;
+    let play = if a.hard {
+        puzzles::hard_game
+    } else {
+        puzzles::game
+    };
     let mut rejected: Vec<Reject> = Vec::new();
     let last_game = a.games.unwrap_or(u64::MAX);
     while written < wanted && next_game < last_game {
@@ -246,13 +267,14 @@ fn generate(a: &GenerateArgs) -> CliResult {
         let yields: Vec<_> = pool.install(|| {
             range
                 .into_par_iter()
-                .map(|i| puzzles::game(a.rules, a.seed, i))
+                .map(|i| play(a.rules, a.seed, i))
                 .collect()
         });
         let mut text = String::new();
         for y in yields {
             games += 1;
             candidates += y.candidates;
+            hard_scans += y.hard_scans;
             rejected.extend(y.rejected);
             for p in y.puzzles {
                 if written >= wanted {
@@ -272,8 +294,9 @@ fn generate(a: &GenerateArgs) -> CliResult {
             .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
         let minutes = started.elapsed().as_secs_f64() / 60.0;
         let msg = format!(
-            "({:.1}/min; {games} games, {candidates} candidates, {}, repeats {repeats})",
+            "({:.1}/min; {games} games, {}{candidates} candidates, {}, repeats {repeats})",
             written as f64 / minutes.max(1e-9),
+            hard_text(a.hard, hard_scans),
             reject_counts(&rejected)
         );
         bar.set_position(written as u64);
@@ -288,17 +311,28 @@ fn generate(a: &GenerateArgs) -> CliResult {
     bar.finish();
     let minutes = started.elapsed().as_secs_f64() / 60.0;
     println!(
-        "{written} puzzles appended to {} ({} now) from {games} games, {candidates} candidates \
+        "{written} {}puzzles appended to {} ({} now) from {games} games, {}{candidates} candidates \
          (rejected: {}, repeats of an id already kept {repeats}) in {:.1} min: \
          {:.2} puzzles/min on {} threads",
+        if a.hard { "hard " } else { "" },
         out.display(),
         have + written,
+        hard_text(a.hard, hard_scans),
         reject_counts(&rejected),
         minutes,
         written as f64 / minutes.max(1e-9),
         a.threads.max(1)
     );
     Ok(())
+}
+
+/// The hard scans run, for the progress line (nothing in an ordinary run).
+fn hard_text(hard: bool, scans: u32) -> String {
+    if hard {
+        format!("{scans} hard scans, ")
+    } else {
+        String::new()
+    }
 }
 
 /// The rejected candidates by reason.

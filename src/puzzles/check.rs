@@ -1,14 +1,16 @@
 //! `puzzles check`: every field a record claims, recomputed.
 
+use super::hard;
 use super::record::{Puzzle, puzzle_id};
 use super::themes::Themes;
-use super::unique::{ALL_NODES, solutions};
+use super::unique::solutions;
 use crate::chess::{fen, notation};
 use crate::mate::{MateTable, is_mating_line};
 
 /// Verifies one record: id, FEN, turn length, the solution mates (the
 /// rules core), its SAN, the count of distinct solutions (a complete
-/// enumeration), and the themes. The error says what is wrong.
+/// enumeration, within the budget of the stage that made it), and the
+/// themes. The error says what is wrong.
 pub fn verify(p: &Puzzle, tt: &MateTable) -> Result<(), String> {
     let pos = p.position()?;
     if pos.moves_made() != 0 {
@@ -49,7 +51,7 @@ pub fn verify(p: &Puzzle, tt: &MateTable) -> Result<(), String> {
             p.solution_san
         ));
     }
-    let sols = solutions(&pos, &line, ALL_NODES, tt);
+    let sols = solutions(&pos, &line, hard::all_nodes(p), tt);
     match sols.distinct {
         None => return Err("solutions: unknown (the enumeration did not finish)".into()),
         Some(n) if n as u32 != p.solutions => {

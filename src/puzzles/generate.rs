@@ -16,6 +16,7 @@
 //! fresh-table count, the levels' calibration last, on kept puzzles only.
 
 use super::calibrate::calibrate;
+use super::hard;
 use super::record::{FORMAT, Puzzle, Source, puzzle_id};
 use super::settings::Settings;
 use super::themes::Themes;
@@ -24,7 +25,7 @@ use crate::arena::index_seed;
 use crate::chess::notation::{self, GameRecord};
 use crate::chess::status::{Undecided, status_with};
 use crate::chess::{Move, Position, Rules, fen};
-use crate::mate::{self, Budget, MateTable};
+use crate::mate::{self, Budget, MateTable, Verdict};
 use crate::search::levels::{Rng, Style, level_skill};
 use crate::search::{Limits, Searcher, random_turn};
 use std::sync::Arc;
@@ -73,6 +74,8 @@ pub struct GameYield {
     /// Turn starts with a mate seen by the scan (crushing ones not scanned).
     pub candidates: u32,
     pub rejected: Vec<Reject>,
+    /// Hard scans run (turn starts where the scan gave up; `--hard` only).
+    pub hard_scans: u32,
 }
 
 /// The puzzle at `pos` (a turn start where `line` mates), or why not.
@@ -86,23 +89,33 @@ pub fn make_puzzle(
     source: (u64, u64, &str, &str),
     tt: &MateTable,
 ) -> Result<Puzzle, Reject> {
+    unique_mate(pos, line, ALL_NODES, tt)?;
+    let (found, nodes) = unique::find(pos, FIND_NODES, tt);
+    if found.is_none() {
+        return Err(Reject::NoMate);
+    }
+    Ok(record(pos, line, nodes, history, source, tt))
+}
+
+/// Whether the mating `line` at `pos` makes a puzzle: not crushing, not
+/// trivial, the only solution by an enumeration within `nodes`.
+pub fn unique_mate(
+    pos: &Position,
+    line: &[Move],
+    nodes: u64,
+    tt: &MateTable,
+) -> Result<(), Reject> {
     if unique::crushing(pos) {
         return Err(Reject::Crushing);
     }
     if unique::trivial(pos, tt) {
         return Err(Reject::Trivial);
     }
-    let sols = unique::solutions(pos, line, ALL_NODES, tt);
-    match sols.distinct {
-        None => return Err(Reject::Unknown),
-        Some(1) => {}
-        Some(_) => return Err(Reject::Several),
+    match unique::solutions(pos, line, nodes, tt).distinct {
+        None => Err(Reject::Unknown),
+        Some(1) => Ok(()),
+        Some(_) => Err(Reject::Several),
     }
-    let (found, nodes) = unique::find(pos, FIND_NODES, tt);
-    if found.is_none() {
-        return Err(Reject::NoMate);
-    }
-    Ok(record(pos, line, nodes, history, source, tt))
 }
 
 /// The record of a puzzle at `pos` with the mating `line` (found by the
@@ -176,6 +189,16 @@ fn start(rules: Rules, seed: u64, index: u64) -> ([&'static str; 2], Position, V
 
 /// Game `index` of `seed`'s sequence under `rules`, and the puzzles it gives.
 pub fn game(rules: Rules, seed: u64, index: u64) -> GameYield {
+    play_game(rules, seed, index, false)
+}
+
+/// The same game, and the hard puzzles it gives ([`hard`]): only turn
+/// starts where the scan gave up, scanned again with the hard budget.
+pub fn hard_game(rules: Rules, seed: u64, index: u64) -> GameYield {
+    play_game(rules, seed, index, true)
+}
+
+fn play_game(rules: Rules, seed: u64, index: u64, hard: bool) -> GameYield {
     let (levels, mut pos, mut history, mut rng) = start(rules, seed, index);
     let mut out = GameYield::default();
     let mut searcher = Searcher::new(8);
@@ -196,16 +219,31 @@ pub fn game(rules: Rules, seed: u64, index: u64) -> GameYield {
         if status.is_over() {
             break;
         }
+        let source = (seed, index, levels[0], levels[1]);
         if unique::crushing(&pos) {
             out.rejected.push(Reject::Crushing);
-        } else if let Some(line) =
-            mate::find_mate(&pos, &Budget::nodes(SCAN_NODES), &scan_table).line()
-        {
-            out.candidates += 1;
-            let source = (seed, index, levels[0], levels[1]);
-            match make_puzzle(&pos, line, &history, source, &test_table) {
-                Ok(p) => out.puzzles.push(p),
-                Err(r) => out.rejected.push(r),
+        } else {
+            let scan = mate::find_mate(&pos, &Budget::nodes(SCAN_NODES), &scan_table);
+            // The hard stage uses the test table only (cleared before each
+            // use), so the game and its scans are the ordinary run's.
+            let made = match (scan.verdict, hard) {
+                (Verdict::Mate(line), false) => {
+                    Some(make_puzzle(&pos, &line, &history, source, &test_table))
+                }
+                (Verdict::Unknown, true) => {
+                    out.hard_scans += 1;
+                    hard::scan(&pos, &test_table).map(|(line, nodes)| {
+                        hard::make_hard_puzzle(&pos, (&line, nodes), &history, source, &test_table)
+                    })
+                }
+                _ => None,
+            };
+            if let Some(made) = made {
+                out.candidates += 1;
+                match made {
+                    Ok(p) => out.puzzles.push(p),
+                    Err(r) => out.rejected.push(r),
+                }
             }
         }
         let mover = levels[usize::from(pos.side_to_move() != crate::chess::Color::White)];

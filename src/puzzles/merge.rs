@@ -1,6 +1,7 @@
 //! `puzzles merge`: the files of a generation's shards (from any machines,
 //! or reruns) joined into one. Files made under other settings are refused,
-//! naming the difference; a puzzle found twice (the same id) is kept once.
+//! naming the difference (the hard puzzles of a generation join its
+//! ordinary ones); a puzzle found twice (the same id) is kept once.
 //!
 //! The order is the one a single unsharded run writes: by seed, then game
 //! number, then turn (a game's puzzles come in turn order), the id last to
@@ -24,16 +25,23 @@ pub struct Merged {
 /// Reads and merges `files` (see the module's comment).
 pub fn merge(files: &[PathBuf]) -> Result<Merged, String> {
     let mut all: Vec<(Puzzle, &Path, usize)> = Vec::new();
+    // The first record, and the first hard one: every record is compared
+    // with both (ordinary and hard puzzles of one generation join).
+    let mut first_hard: Option<usize> = None;
     for path in files {
         for (line, p) in read_file(path)? {
-            if let Some((first, file, at)) = all.first()
-                && let Some(why) = first.settings.difference(&p.settings)
-            {
-                return Err(format!(
-                    "{}:{at} and {}:{line} are from different generations: {why}",
-                    file.display(),
-                    path.display()
-                ));
+            let firsts = all.first().into_iter().chain(first_hard.map(|i| &all[i]));
+            for (first, file, at) in firsts {
+                if let Some(why) = first.settings.conflict(&p.settings) {
+                    return Err(format!(
+                        "{}:{at} and {}:{line} are from different generations: {why}",
+                        file.display(),
+                        path.display()
+                    ));
+                }
+            }
+            if first_hard.is_none() && p.settings.hard.is_some() {
+                first_hard = Some(all.len());
             }
             all.push((p, path, line));
         }

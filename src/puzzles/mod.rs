@@ -5,6 +5,7 @@
 //! - settings.rs: what decides a run's puzzles besides the seed
 //! - generate.rs: self-play at the levels, the candidates, the tests
 //! - unique.rs: mate, uniqueness by final position, triviality
+//! - hard.rs: the hard stage, where the scan gives up (`generate --hard`)
 //! - themes.rs: themes computed from the solution
 //! - calibrate.rs: initial ratings from a ladder of finder budgets
 //! - glicko.rs: Glicko-2 (Glickman's paper)
@@ -16,6 +17,7 @@ mod calibrate;
 mod check;
 mod generate;
 mod glicko;
+mod hard;
 mod merge;
 mod pick;
 mod record;
@@ -27,10 +29,11 @@ mod unique;
 pub use calibrate::{LADDER_BASE, LADDER_STEP, LEVEL_DEVIATION, RUNGS, ladder};
 pub use check::verify;
 pub use generate::{
-    GameYield, MAX_TURN, OPENING_TURNS, PLAY_NODES, PLAYERS, Reject, SCAN_NODES, game, make_puzzle,
-    record,
+    GameYield, MAX_TURN, OPENING_TURNS, PLAY_NODES, PLAYERS, Reject, SCAN_NODES, game, hard_game,
+    make_puzzle, record,
 };
 pub use glicko::{Game, MAX_DEVIATION, MIN_DEVIATION, Rating, TAU, attempt, update};
+pub use hard::{HARD_ALL_NODES, HARD_SCAN_NODES, Hard, make_hard_puzzle};
 pub use merge::{Merged, merge};
 pub use pick::{MIN_WINDOW, Pick, pick};
 pub use record::{Attempt, Calibration, FORMAT, Puzzle, Source, puzzle_id, read_file};

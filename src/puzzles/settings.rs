@@ -6,6 +6,7 @@
 
 use super::calibrate::ladder;
 use super::generate::{MAX_TURN, OPENING_TURNS, PLAY_NODES, SCAN_NODES};
+use super::hard::Hard;
 use super::unique::{ALL_NODES, FIND_NODES, MAX_ADVANTAGE, TRIVIAL_NODES};
 use crate::chess::Rules;
 use serde::{Deserialize, Serialize};
@@ -34,6 +35,10 @@ pub struct Settings {
     pub max_advantage: i32,
     /// The calibrating ladder's rungs: name, fixed rating, finder nodes.
     pub levels: Vec<(String, f64, u64)>,
+    /// The hard stage (`generate --hard`) that made the record; absent
+    /// from ordinary records (and so from every record made before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hard: Option<Hard>,
 }
 
 impl Settings {
@@ -50,6 +55,15 @@ impl Settings {
             trivial_nodes: TRIVIAL_NODES,
             max_advantage: MAX_ADVANTAGE,
             levels: ladder(),
+            hard: None,
+        }
+    }
+
+    /// The settings of this build's hard stage under `rules`.
+    pub fn hard(rules: Rules) -> Settings {
+        Settings {
+            hard: Some(Hard::of_build()),
+            ..Settings::of(rules)
         }
     }
 
@@ -57,6 +71,25 @@ impl Settings {
     /// wording of `crescendo match merge`).
     pub fn difference(&self, other: &Settings) -> Option<String> {
         crate::arena::setup_difference(self, other)
+    }
+
+    /// Why records of `other` may not join a file (or a run) of `self`, as
+    /// [`Settings::difference`] words it: the ordinary settings differ, or
+    /// both have a hard stage and those differ. The ordinary and the hard
+    /// puzzles of one generation share a file.
+    pub fn conflict(&self, other: &Settings) -> Option<String> {
+        let ordinary = |s: &Settings| Settings {
+            hard: None,
+            ..s.clone()
+        };
+        ordinary(self)
+            .difference(&ordinary(other))
+            .or_else(|| match (&self.hard, &other.hard) {
+                (Some(a), Some(b)) => {
+                    crate::arena::setup_difference(a, b).map(|why| format!("hard.{why}"))
+                }
+                _ => None,
+            })
     }
 }
 
@@ -76,5 +109,29 @@ mod tests {
         c.scan_nodes += 1;
         let why = a.difference(&c).unwrap();
         assert!(why.starts_with("scan_nodes: "), "{why}");
+    }
+
+    #[test]
+    fn hard_and_ordinary_records_of_one_generation_share_a_file() {
+        let (a, h) = (Settings::of(Rules::Italian), Settings::hard(Rules::Italian));
+        assert_eq!(a.conflict(&h), None);
+        assert_eq!(h.conflict(&a), None);
+        let mut other = h.clone();
+        if let Some(x) = other.hard.as_mut() {
+            x.all_nodes += 1;
+        }
+        let why = h.conflict(&other).unwrap();
+        assert!(why.starts_with("hard.all_nodes: "), "{why}");
+        assert_eq!(a.conflict(&other), None);
+        let mut c = h.clone();
+        c.scan_nodes += 1;
+        assert!(a.conflict(&c).unwrap().starts_with("scan_nodes: "));
+        // An ordinary record reads and prints as before the hard stage.
+        let text = serde_json::to_string(&a).unwrap();
+        assert!(!text.contains("hard"), "{text}");
+        let back: Settings = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, a);
+        let back: Settings = serde_json::from_str(&serde_json::to_string(&h).unwrap()).unwrap();
+        assert_eq!(back, h);
     }
 }
