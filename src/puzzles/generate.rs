@@ -26,7 +26,7 @@ use crate::chess::notation::{self, GameRecord};
 use crate::chess::status::{Undecided, status_with};
 use crate::chess::{Move, Position, Rules, fen};
 use crate::mate::{self, Budget, MateTable, Verdict};
-use crate::search::levels::{Rng, Style, level_skill};
+use crate::search::levels::{LEVELS, Rng, Style, level_skill};
 use crate::search::{Limits, Searcher, random_turn};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -38,8 +38,9 @@ use std::sync::atomic::AtomicBool;
 /// already in the 730-puzzle file (bench/puzzles.md); a third random turn
 /// multiplies the openings by thousands.
 pub const OPENING_TURNS: u32 = 3;
-/// The levels that play the games (each side's drawn per game).
-pub const PLAYERS: [&str; 5] = ["Novice", "Beginner", "Casual", "Intermediate", "Club"];
+/// The levels that play the games (each side's drawn per game): the
+/// named levels but full strength, weakest first.
+pub const PLAYERS: &[(&str, u32)] = LEVELS.split_last().expect("levels").1;
 /// Games stop after the turn of this length: longer turns make puzzles no
 /// one solves by hand, and cost the finder most.
 pub const MAX_TURN: u32 = 14;
@@ -175,7 +176,7 @@ pub fn record(
 /// random stream from there.
 fn start(rules: Rules, seed: u64, index: u64) -> ([&'static str; 2], Position, Vec<Move>, Rng) {
     let mut rng = Rng::new(index_seed(seed, index));
-    let levels = [0, 1].map(|_| PLAYERS[rng.below(PLAYERS.len())]);
+    let levels = [0, 1].map(|_| PLAYERS[rng.below(PLAYERS.len())].0);
     let mut pos = Position::startpos(rules);
     let mut history = Vec::new();
     for _ in 0..OPENING_TURNS {
