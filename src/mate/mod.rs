@@ -27,6 +27,7 @@
 
 pub(crate) mod bounds;
 mod search;
+mod sleep;
 mod tt;
 
 pub use tt::MateTable;

@@ -13,6 +13,7 @@
 //! with the full search, which alone decides "no mate".
 
 use super::bounds;
+use super::sleep::{SleepSet, Sleeper};
 use super::tt::{Generation, MateTable};
 use crate::chess::castle_for;
 use crate::chess::status::is_mated;
@@ -144,6 +145,12 @@ pub(crate) struct Searcher<'a> {
     /// While the passes run: the sets of our pieces whose mating pictures
     /// fit, which the passes' moves stay inside (see [`bounds::Movers`]).
     movers: Option<Box<bounds::Movers>>,
+    /// Per ply: the moves asleep at the node searched there ([`super::sleep`]).
+    sleep: Vec<SleepSet>,
+    /// Per ply: the children of that node decided so far.
+    decided: Vec<Vec<Sleeper>>,
+    /// Put decided moves to sleep (false only to test them).
+    pub sleepers: bool,
 }
 
 /// Entries of a searcher's memo of child bounds (a power of two).
@@ -252,6 +259,9 @@ impl<'a> Searcher<'a> {
             few: None,
             bound_memo: Vec::new(),
             movers: None,
+            sleep: Vec::new(),
+            decided: Vec::new(),
+            sleepers: true,
         }
     }
 
@@ -269,6 +279,16 @@ impl<'a> Searcher<'a> {
     /// passed the table probe and the bound (see [`Searcher::enter`]). On
     /// `Mate` (and not collecting all lines) `self.line` holds the mating moves.
     pub fn search(&mut self, pos: &Position) -> Outcome {
+        let ply = self.line.len();
+        if self.sleep.len() <= ply + 1 {
+            self.sleep.resize_with(ply + 2, SleepSet::default);
+        }
+        self.sleep[ply].clear();
+        self.search_asleep(pos)
+    }
+
+    /// [`Searcher::search`] with the moves of `self.sleep` at this ply asleep.
+    fn search_asleep(&mut self, pos: &Position) -> Outcome {
         self.unflushed += 1;
         if self.unflushed >= POLL {
             self.flush();
@@ -302,6 +322,23 @@ impl<'a> Searcher<'a> {
         }
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
+        // (No sleepers while every mating line is wanted: the other orders
+        // are other lines.)
+        let sleeping = self.all.is_none() && self.sleepers;
+        if self.sleep.len() <= ply + 1 {
+            self.sleep.resize_with(ply + 2, SleepSet::default);
+        }
+        if self.decided.len() <= ply {
+            self.decided.resize_with(ply + 1, Vec::new);
+        }
+        let asleep = std::mem::take(&mut self.sleep[ply]);
+        let mut decided = std::mem::take(&mut self.decided[ply]);
+        decided.clear();
+        let mut decide = |mv: Move| {
+            if sleeping && let Some(s) = Sleeper::of(pos, mv) {
+                decided.push(s);
+            }
+        };
         if self.child_bounds.len() <= ply {
             self.child_bounds.resize_with(ply + 1, Default::default);
         }
@@ -315,6 +352,9 @@ impl<'a> Searcher<'a> {
             (left == 2 && pos.rules().check_ends_turn()).then(|| CheckInfo::new(pos));
         let few = self.few;
         for &mv in moves.iter() {
+            if asleep.contains(mv) {
+                continue;
+            }
             let next_few = match few {
                 None => None,
                 Some(f) => match f.after(mv, self.movers.as_deref()) {
@@ -339,6 +379,7 @@ impl<'a> Searcher<'a> {
                     next_few.map_or(Bitboard::ALL, Few::movable),
                 ) {
                     self.unflushed += 1;
+                    decide(mv);
                     continue;
                 }
             }
@@ -352,6 +393,7 @@ impl<'a> Searcher<'a> {
                 let mut played = None;
                 let Some(need) = self.child_need(pos, mv, key, None, &mut played, left, next_few)
                 else {
+                    decide(mv);
                     continue;
                 };
                 let child = played.unwrap_or_else(|| {
@@ -395,7 +437,10 @@ impl<'a> Searcher<'a> {
                     next_few,
                 ) {
                     Some(need) => need,
-                    None => continue,
+                    None => {
+                        decide(mv);
+                        continue;
+                    }
                 }
             };
             children.push((need, closeness(pos, mv), mv, child, next_few));
@@ -411,9 +456,15 @@ impl<'a> Searcher<'a> {
             // (The children's last moves use this node's filter.)
             self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
             for (_, _, mv, child, next_few) in &children {
+                let played = if sleeping {
+                    Sleeper::of(pos, *mv)
+                } else {
+                    None
+                };
+                self.sleep[ply + 1].fill(&asleep, &decided, played.as_ref());
                 self.line.push(*mv);
                 self.few = *next_few;
-                let o = self.search(child);
+                let o = self.search_asleep(child);
                 self.few = few;
                 match o {
                     Outcome::Mate => {
@@ -428,13 +479,15 @@ impl<'a> Searcher<'a> {
                         outcome = Some(Outcome::Aborted);
                         break;
                     }
-                    Outcome::NoMate => {}
+                    Outcome::NoMate => decided.extend(played),
                 }
                 self.line.pop();
             }
             self.parent_two = None;
         }
         self.children[ply] = children;
+        self.sleep[ply] = asleep;
+        self.decided[ply] = decided;
         if let Some(o) = outcome {
             return o;
         }
@@ -561,10 +614,12 @@ impl<'a> Searcher<'a> {
         filter: Option<&bounds::LastOne>,
     ) -> Outcome {
         let mut found = false;
+        let ply = self.line.len();
         for &mv in checks.iter() {
             if self
                 .few
                 .is_some_and(|f| f.after(mv, self.movers.as_deref()).is_none())
+                || self.sleep.get(ply).is_some_and(|s| s.contains(mv))
             {
                 continue;
             }
