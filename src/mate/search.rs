@@ -11,6 +11,10 @@
 //! [`Searcher::enter_with_passes`]): searches where only one, two or three
 //! of our pieces may move, which find most mates quickly; they take turns
 //! with the full search, which alone decides "no mate".
+//!
+//! A move decided at a node (searched or pruned) is not tried again below
+//! its later siblings while the moves played commute with it: it sleeps
+//! there ([`super::sleep`]).
 
 use super::bounds;
 use super::sleep::{SleepSet, Sleeper};

@@ -183,7 +183,7 @@ impl SleepSet {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::chess::{CheckInfo, MoveList, Rules, fen, generate_king_safe, legal_moves};
     use crate::mate::search::{Outcome, Searcher};
@@ -268,6 +268,15 @@ mod tests {
         }
     }
 
+    /// The turn start `pos` re-posed as a turn of `n` moves (castling and
+    /// en passant rights dropped).
+    pub(in crate::mate) fn as_turn_of(pos: &Position, n: u32) -> Option<Position> {
+        let f = fen::to_fen(pos);
+        let fields: Vec<&str> = f.split_whitespace().collect();
+        let text = format!("{} {} {} - 0 {n}", fields[0], fields[1], fields[2]);
+        fen::parse(&text, pos.rules()).ok()
+    }
+
     /// Positions of random games (any point of a turn), with a turn length
     /// from `ns` where a turn starts.
     fn game_positions(
@@ -286,13 +295,7 @@ mod tests {
                     break;
                 }
                 if pos.moves_made() == 0 && rng.random_range(0..4) == 0 {
-                    let f = fen::to_fen(&pos);
-                    let fields: Vec<&str> = f.split_whitespace().collect();
-                    let n = rng.random_range(ns.clone());
-                    let text = format!("{} {} {} - 0 {n}", fields[0], fields[1], fields[2]);
-                    if let Ok(p) = fen::parse(&text, rules) {
-                        out.push(p);
-                    }
+                    out.extend(as_turn_of(&pos, rng.random_range(ns.clone())));
                 }
                 // Captures and moves towards the enemy king more often:
                 // kings out, lines open, as in the games the finder serves.

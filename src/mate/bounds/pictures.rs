@@ -385,13 +385,8 @@ pub(super) mod tests {
                     break;
                 }
                 if pos.moves_made() == 0 && pos.occupied().count() <= max_pieces {
-                    let f = fen::to_fen(&pos);
-                    let fields: Vec<&str> = f.split_whitespace().collect();
                     let n = rng.random_range(ns.clone());
-                    let text = format!("{} {} {} - 0 {n}", fields[0], fields[1], fields[2]);
-                    if let Ok(p) = fen::parse(&text, rules) {
-                        out.push(p);
-                    }
+                    out.extend(crate::mate::sleep::tests::as_turn_of(&pos, n));
                     if rng.random_range(0..3) == 0 {
                         break;
                     }
