@@ -144,6 +144,8 @@ pub(crate) struct Searcher<'a> {
     /// While the passes run: the sets of our pieces whose mating pictures
     /// fit, which the passes' moves stay inside (see [`bounds::Movers`]).
     movers: Option<Box<bounds::Movers>>,
+    /// For long turns: the mating pictures as a bound at every node.
+    pictures: Option<Box<bounds::NodePictures>>,
 }
 
 /// Entries of a searcher's memo of child bounds (a power of two).
@@ -252,6 +254,7 @@ impl<'a> Searcher<'a> {
             few: None,
             bound_memo: Vec::new(),
             movers: None,
+            pictures: None,
         }
     }
 
@@ -516,6 +519,7 @@ impl<'a> Searcher<'a> {
                         )
                     }
                 };
+                let need = self.picture_need(pos, mv, child, played, need, left);
                 if let Some(e) = self.bound_memo.get_mut(slot) {
                     *e = (few_key, need);
                 }
@@ -523,6 +527,39 @@ impl<'a> Searcher<'a> {
             }
         };
         (need < left).then_some(need)
+    }
+
+    /// `need` (the bound of the child after `mv`), or `left` when the
+    /// child's mating pictures ([`bounds::NodePictures`]) prove it has no
+    /// mate; the child is played into `played` if it was not.
+    fn picture_need(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        child: Option<&Position>,
+        played: &mut Option<Position>,
+        need: u32,
+        left: u32,
+    ) -> u32 {
+        let Some(pictures) = self.pictures.as_mut() else {
+            return need;
+        };
+        if need >= left || left - 1 < bounds::NodePictures::MIN_MOVES {
+            return need;
+        }
+        let child = match child {
+            Some(child) => child,
+            None => played.get_or_insert_with(|| {
+                let mut child = pos.clone();
+                child.play(mv);
+                child
+            }),
+        };
+        if pictures.no_picture_fits(child) {
+            left
+        } else {
+            need
+        }
     }
 
     /// The last move of the turn: only a checking move can mate.
@@ -626,6 +663,10 @@ impl<'a> Searcher<'a> {
         if self.bound_memo.is_empty() {
             self.bound_memo = vec![(0, 0); BOUND_MEMO];
         }
+        // ...and their nodes bounded by the mating pictures too.
+        if self.pictures.is_none() {
+            self.pictures = Some(Box::default());
+        }
         // A pass of as many pieces as we have is the full search again (the
         // same tree under other keys): not run.
         let ours = pos.color_bb(pos.side_to_move()).count();
@@ -660,6 +701,9 @@ impl<'a> Searcher<'a> {
             budget = budget.saturating_mul(4);
         };
         self.movers = None;
+        if let Some(p) = &self.pictures {
+            log::debug!("mate node pictures: {} cut of {} tested", p.cut, p.tested);
+        }
         o
     }
 

@@ -40,12 +40,12 @@ pub(crate) struct Movers {
 /// One piece's options as a table: per target mask, the fewest moves of an
 /// option covering at least that mask, any option (`[1]`) or one that need
 /// not be the last mover's (`[0]`).
-struct Least {
+pub(super) struct Least {
     by_mask: [[u8; 512]; 2],
 }
 
 impl Least {
-    fn of(options: &[(u16, u8, bool)], cap: u8) -> Least {
+    pub(super) fn of(options: &[(u16, u8, bool)], cap: u8) -> Least {
         let mut t = [[FAR; 512]; 2];
         t[0][0] = 0;
         t[1][0] = 0;
@@ -75,7 +75,7 @@ impl Least {
     /// The fewest moves covering `need`, the last mover's option allowed
     /// or not.
     #[inline]
-    fn get(&self, need: u16, last_allowed: bool) -> u8 {
+    pub(super) fn get(&self, need: u16, last_allowed: bool) -> u8 {
         self.by_mask[usize::from(last_allowed)][need as usize]
     }
 }
