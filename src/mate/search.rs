@@ -760,6 +760,13 @@ impl<'a> Searcher<'a> {
         o
     }
 
+    /// The search without the pictures' bound at its nodes (for the tests
+    /// that compare it with the bound).
+    #[cfg(test)]
+    pub(crate) fn without_node_pictures(&mut self) {
+        self.pictures = Some(Box::new(bounds::NodePictures::off()));
+    }
+
     /// [`Searcher::enter`] stopped after about `budget` more nodes: `None`
     /// when that budget (and not a limit of the query) stopped it.
     fn enter_budgeted(&mut self, pos: &Position, budget: u64) -> Option<Outcome> {

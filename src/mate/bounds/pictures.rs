@@ -122,7 +122,7 @@ pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> 
 
 /// Does no picture fit in any scene of the `counted` enemy pieces (the
 /// others transparent)?
-fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
+pub(super) fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
     let moves = pos.moves_left();
     // Every set of counted enemy pieces that may be captured in the turn
     // (each capture is a move of its own), fewest first: a picture fits as
