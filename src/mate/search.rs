@@ -555,7 +555,7 @@ impl<'a> Searcher<'a> {
                 child
             }),
         };
-        if pictures.no_picture_fits(child) {
+        if pictures.no_picture_fits_after(pos, mv, child) {
             left
         } else {
             need

@@ -18,7 +18,7 @@
 use super::movers::Least;
 use super::paths::{End, FAR, ends_of};
 use super::pictures::{Scene, modelled};
-use crate::chess::{Bitboard, Position};
+use crate::chess::{Bitboard, Move, MoveKind, Position, Role, Square};
 
 /// Nodes with more of our pieces than this are not tested (the pictures
 /// are many, the cover search dear).
@@ -60,6 +60,10 @@ pub(crate) struct NodePictures {
     scenes: Vec<Kept>,
     /// The next scene to replace when all [`SCENES`] are in use.
     next: usize,
+    /// The cover search's states over the pieces of a node but the one
+    /// on a square, kept for the next child that moves that piece: the
+    /// node's key and the square (the siblings moving one piece share it).
+    others: Option<(u64, Square, Vec<(u16, u8)>)>,
     /// Nodes tested and nodes cut (for the debug log).
     pub(crate) tested: u64,
     pub(crate) cut: u64,
@@ -70,7 +74,7 @@ pub(crate) struct NodePictures {
 impl NodePictures {
     /// Nodes with fewer moves left are left to the other bounds (the
     /// filters of the last two moves are exact enough there).
-    pub(crate) const MIN_MOVES: u32 = 3;
+    pub(crate) const MIN_MOVES: u32 = 2;
 
     /// Is `pos` one this bound is asked for?
     pub(crate) fn applies(pos: &Position) -> bool {
@@ -86,36 +90,61 @@ impl NodePictures {
         if self.off || !Self::applies(pos) {
             return false;
         }
-        self.tested += 1;
-        let us = pos.side_to_move();
-        let enemies = pos.color_bb(us.other());
-        let i = match self.scenes.iter().position(|k| k.enemies == enemies) {
-            Some(i) => i,
-            None => self.insert(pos, enemies),
-        };
+        let i = self.scene_of(pos);
         let kept = &mut self.scenes[i];
-        // First fill the missing ways, then borrow them all.
-        for from in pos.color_bb(us) {
-            let Some(piece) = pos.piece_at(from) else {
-                continue;
-            };
-            let slot = piece.role.index() * 64 + from.index();
-            if kept.ways[slot].is_none() {
-                let ends = ends_of(&kept.scene, piece.role, from, WAY_CAP);
-                kept.ways[slot] = Some(Box::new(Way::new(ends)));
-            }
-        }
-        let mut ways: [Option<&Way>; MAX_OURS as usize] = [None; MAX_OURS as usize];
-        let mut n = 0;
-        for from in pos.color_bb(us) {
-            if let Some(piece) = pos.piece_at(from) {
-                ways[n] = kept.ways[piece.role.index() * 64 + from.index()].as_deref();
-                n += 1;
-            }
-        }
-        let mut ways: Vec<&Way> = ways[..n].iter().flatten().copied().collect();
+        let full = kept.scene.full();
+        let mut ways = kept.ways_of(pos, None);
         let moves = pos.moves_left().min(u32::from(WAY_CAP)) as u8;
-        let none = !covers_within(&mut ways, kept.scene.full(), moves);
+        // The way with the most ends goes last: it is read from its table.
+        ways.sort_unstable_by_key(|w| w.ends.len());
+        let none = match ways.split_last() {
+            None => full != 0,
+            Some((last, first)) => !completes(&states(first, moves), &last.least, full, moves),
+        };
+        self.count(none)
+    }
+
+    /// [`NodePictures::no_picture_fits`] for `child`, the child of `pos`
+    /// after `mv`. Siblings that move the same piece and capture nothing
+    /// share the cover search over the other pieces: each child then costs
+    /// one look-up per state of it.
+    pub(crate) fn no_picture_fits_after(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        child: &Position,
+    ) -> bool {
+        let us = pos.side_to_move();
+        let same = mv.kind() != MoveKind::Castle
+            && pos.color_bb(us.other()) == child.color_bb(us.other())
+            && child.side_to_move() == us;
+        let Some(role) = child.piece_at(mv.to()).map(|p| p.role).filter(|_| same) else {
+            return self.no_picture_fits(child);
+        };
+        if self.off || !Self::applies(child) {
+            return false;
+        }
+        let i = self.scene_of(child);
+        let moves = child.moves_left().min(u32::from(WAY_CAP)) as u8;
+        let from = mv.from();
+        let kept = &mut self.scenes[i];
+        let full = kept.scene.full();
+        let states = match self.others.take() {
+            Some((key, sq, states)) if key == pos.key() && sq == from => states,
+            _ => {
+                let mut ways = kept.ways_of(pos, Some(from));
+                ways.sort_unstable_by_key(|w| w.ends.len());
+                states(&ways, moves)
+            }
+        };
+        let moved = kept.way(role, mv.to());
+        let none = !completes(&states, &moved.least, full, moves);
+        self.others = Some((pos.key(), from, states));
+        self.count(none)
+    }
+
+    fn count(&mut self, none: bool) -> bool {
+        self.tested += 1;
         self.cut += u64::from(none);
         none
     }
@@ -129,9 +158,13 @@ impl NodePictures {
         }
     }
 
-    /// Adds the scene of `pos`'s enemy pieces (`enemies`), replacing the
-    /// oldest when full; its index.
-    fn insert(&mut self, pos: &Position, enemies: Bitboard) -> usize {
+    /// The index of the scene of `pos`'s enemy pieces, added (in place of
+    /// the oldest when all are in use) if new.
+    fn scene_of(&mut self, pos: &Position) -> usize {
+        let enemies = pos.color_bb(pos.side_to_move().other());
+        if let Some(i) = self.scenes.iter().position(|k| k.enemies == enemies) {
+            return i;
+        }
         let kept = Kept {
             enemies,
             scene: Scene::new(pos, &[], 0),
@@ -149,26 +182,43 @@ impl NodePictures {
     }
 }
 
-/// Is there one end per way (or none) covering `full`, at most one of them
-/// the last mover's, within `cap` moves in all? (The pictures' cover search,
-/// without captured pieces to take: the transparent scene.)
-fn covers_within(ways: &mut [&Way], full: u16, cap: u8) -> bool {
-    // The way with the most ends goes last: it is read from its table; the
-    // others fewest ends first (the states reached grow slowest).
-    ways.sort_unstable_by_key(|w| w.ends.len());
-    let Some((last, first)) = ways.split_last() else {
-        return full == 0;
-    };
-    let last = &last.least;
-    // best[l][mask]: the least cost so far covering `mask`, with the last
-    // mover's end used (l = 1) or not; the states reached, as l * 512 + mask.
+impl Kept {
+    /// The ways of our `role` from `from`, computed if new.
+    fn way(&mut self, role: Role, from: Square) -> &Way {
+        let slot = &mut self.ways[role.index() * 64 + from.index()];
+        slot.get_or_insert_with(|| Box::new(Way::new(ends_of(&self.scene, role, from, WAY_CAP))))
+    }
+
+    /// The ways of our pieces in `pos`, but the one on `except`.
+    fn ways_of(&mut self, pos: &Position, except: Option<Square>) -> Vec<&Way> {
+        let us = pos.color_bb(pos.side_to_move());
+        let pieces: Vec<(Role, Square)> = us
+            .into_iter()
+            .filter(|&sq| Some(sq) != except)
+            .filter_map(|sq| Some((pos.piece_at(sq)?.role, sq)))
+            .collect();
+        for &(role, sq) in &pieces {
+            self.way(role, sq);
+        }
+        pieces
+            .iter()
+            .filter_map(|&(role, sq)| self.ways[role.index() * 64 + sq.index()].as_deref())
+            .collect()
+    }
+}
+
+/// The cover search over `ways` (one end per way, or none; at most one of
+/// them the last mover's; within `cap` moves in all): the states reached,
+/// each as (last mover's end used, 1 bit; the targets covered, 9 bits) and
+/// its least cost. (The pictures' cover search without captured pieces to
+/// take: the transparent scene.)
+fn states(ways: &[&Way], cap: u8) -> Vec<(u16, u8)> {
     let mut best = [[FAR; 512]; 2];
     best[0][0] = 0;
-    let mut reached = [0u16; 1024];
-    let mut count = 1;
-    for way in first {
+    let mut reached = vec![0u16];
+    for way in ways {
         let mut next = best;
-        let before = count;
+        let before = reached.len();
         for r in 0..before {
             let (l, mask) = (usize::from(reached[r] >> 9), usize::from(reached[r] & 511));
             let base = best[l][mask];
@@ -184,8 +234,7 @@ fn covers_within(ways: &mut [&Way], full: u16, cap: u8) -> bool {
                 let (to, m) = (usize::from(e.last) | l, mask | usize::from(e.mask));
                 if cost < next[to][m] {
                     if next[to][m] == FAR {
-                        reached[count] = (to << 9 | m) as u16;
-                        count += 1;
+                        reached.push((to << 9 | m) as u16);
                     }
                     next[to][m] = cost;
                 }
@@ -193,10 +242,18 @@ fn covers_within(ways: &mut [&Way], full: u16, cap: u8) -> bool {
         }
         best = next;
     }
-    reached[..count].iter().any(|&r| {
-        let (l, mask) = (usize::from(r >> 9), r & 511);
-        let need = full & !mask;
-        u32::from(best[l][usize::from(mask)]) + u32::from(last.get(need, l == 0)) <= u32::from(cap)
+    reached
+        .into_iter()
+        .map(|r| (r, best[usize::from(r >> 9)][usize::from(r & 511)]))
+        .collect()
+}
+
+/// Does one more way (its table `least`) complete one of `states` to a
+/// cover of `full` within `cap`?
+fn completes(states: &[(u16, u8)], least: &Least, full: u16, cap: u8) -> bool {
+    states.iter().any(|&(r, cost)| {
+        let need = full & !(r & 511);
+        u32::from(cost) + u32::from(least.get(need, r >> 9 == 0)) <= u32::from(cap)
     })
 }
 
@@ -248,14 +305,14 @@ mod tests {
         out
     }
 
-    /// Every cut on short turns and inside them (3 or 4 moves left, both
+    /// Every cut on short turns and inside them (2 to 4 moves left, both
     /// rule sets) is checked by brute force, and the brute force's mates
     /// are never cut.
     #[test]
     fn node_pictures_agree_with_brute_force() {
         let (mut cuts, mut mates, mut tested) = (0, 0, 0);
         for (rules, seed) in [(Rules::Italian, 21), (Rules::Scottish, 22)] {
-            for (min_left, count) in [(3, 1500), (4, 250)] {
+            for (min_left, count) in [(2, 1000), (3, 1500), (4, 250)] {
                 let seed = seed + 10 * u64::from(min_left);
                 for pos in inside_turns(rules, seed, count, 8, min_left, min_left + 2) {
                     if pos.moves_left() > min_left || !NodePictures::applies(&pos) {
@@ -282,10 +339,11 @@ mod tests {
 
     /// The node's cover search decides exactly as the root's does for the
     /// transparent scene, on longer turns and inside them, with the scenes
-    /// kept from position to position of one turn.
+    /// kept from position to position of one turn; and so does the search
+    /// shared between siblings, for every child.
     #[test]
     fn node_pictures_agree_with_the_root_pictures() {
-        let (mut cuts, mut fits) = (0, 0);
+        let (mut cuts, mut fits, mut children, mut child_cuts) = (0, 0, 0, 0);
         for (rules, seed) in [(Rules::Italian, 23), (Rules::Scottish, 24)] {
             let mut pictures = NodePictures::default();
             let mut last_root = None;
@@ -301,11 +359,24 @@ mod tests {
                 assert_eq!(cut, root_cut, "{}", fen::to_fen(&pos));
                 cuts += usize::from(cut);
                 fits += usize::from(NodePictures::applies(&pos) && !cut);
+                // Every child, by the cover search shared between siblings.
+                for &mv in legal_moves(&pos).iter() {
+                    let mut child = pos.clone();
+                    if child.play(mv).turn_ended {
+                        continue;
+                    }
+                    let shared = pictures.no_picture_fits_after(&pos, mv, &child);
+                    let alone = NodePictures::default().no_picture_fits(&child);
+                    assert_eq!(shared, alone, "{} {mv:?}", fen::to_fen(&pos));
+                    children += 1;
+                    child_cuts += usize::from(shared);
+                }
             }
         }
+        eprintln!("{cuts} cuts, {fits} fits; children: {child_cuts} cuts of {children}");
         assert!(
-            cuts >= 500 && fits >= 500,
-            "only {cuts} cuts and {fits} fits"
+            cuts >= 500 && fits >= 500 && child_cuts >= 5000,
+            "only {cuts} cuts and {fits} fits, {child_cuts} children cut"
         );
     }
 
