@@ -46,6 +46,13 @@ pub(super) struct Least {
 
 impl Least {
     pub(super) fn of(options: &[(u16, u8, bool)], cap: u8) -> Least {
+        Least::of_targets(options, cap, 9)
+    }
+
+    /// [`Least::of`] for masks of the first `bits` targets only (the
+    /// entries of larger masks are not filled in).
+    pub(super) fn of_targets(options: &[(u16, u8, bool)], cap: u8, bits: u32) -> Least {
+        let size = 1usize << bits.min(9);
         let mut t = [[FAR; 512]; 2];
         t[0][0] = 0;
         t[1][0] = 0;
@@ -61,8 +68,8 @@ impl Least {
         }
         // Superset closure: covering more also covers less.
         for table in &mut t {
-            for bit in 0..9 {
-                for m in 0..512 {
+            for bit in 0..bits.min(9) {
+                for m in 0..size {
                     if m & (1 << bit) == 0 {
                         table[m] = table[m].min(table[m | (1 << bit)]);
                     }

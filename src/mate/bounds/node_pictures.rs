@@ -24,7 +24,7 @@ use crate::chess::{Bitboard, Move, MoveKind, Position, Role, Square};
 /// are many, the cover search dear).
 const MAX_OURS: u32 = 8;
 /// Scenes (sets of enemy pieces) kept at once.
-const SCENES: usize = 64;
+const SCENES: usize = 256;
 /// The ways are computed to this many moves (every cost the search can
 /// ask: a turn's moves left are compared to them).
 const WAY_CAP: u8 = 200;
@@ -45,10 +45,11 @@ struct Way {
 }
 
 impl Way {
-    fn new(ends: Vec<End>) -> Way {
+    /// The way of `ends`, whose masks are of `full`'s targets.
+    fn new(ends: Vec<End>, full: u16) -> Way {
         let options: Vec<_> = ends.iter().map(|e| (e.mask, e.cost, e.last)).collect();
         Way {
-            least: Least::of(&options, WAY_CAP),
+            least: Least::of_targets(&options, WAY_CAP, 16 - full.leading_zeros()),
             ends,
         }
     }
@@ -186,7 +187,10 @@ impl Kept {
     /// The ways of our `role` from `from`, computed if new.
     fn way(&mut self, role: Role, from: Square) -> &Way {
         let slot = &mut self.ways[role.index() * 64 + from.index()];
-        slot.get_or_insert_with(|| Box::new(Way::new(ends_of(&self.scene, role, from, WAY_CAP))))
+        slot.get_or_insert_with(|| {
+            let ends = ends_of(&self.scene, role, from, WAY_CAP);
+            Box::new(Way::new(ends, self.scene.full()))
+        })
     }
 
     /// The ways of our pieces in `pos`, but the one on `except`.
