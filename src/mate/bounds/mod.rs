@@ -28,8 +28,9 @@
 //! share with it), [`last_moves`] (the filters of the last two moves) and
 //! [`pictures`] (the root's proof of "no mate" with the real ways of pawns
 //! and knights and the enemy pieces as obstacles) with [`paths`] (one
-//! piece's ways there), and [`movers`] (the sets of our pieces whose
-//! pictures fit, which restrict the search's passes).
+//! piece's ways there), [`movers`] (the sets of our pieces whose
+//! pictures fit, which restrict the search's passes) and [`node_pictures`]
+//! (the pictures as a bound at every node of a long turn's search).
 //! Only what the mate finder and the evaluation use is visible outside.
 
 mod cache;

@@ -55,6 +55,9 @@ impl Way {
     }
 }
 
+/// The states of a cover search (see [`states`]).
+type States = Vec<(u16, u8)>;
+
 /// A searcher's pictures per node (see the module text).
 #[derive(Default)]
 pub(crate) struct NodePictures {
@@ -64,7 +67,7 @@ pub(crate) struct NodePictures {
     /// The cover search's states over the pieces of a node but the one
     /// on a square, kept for the next child that moves that piece: the
     /// node's key and the square (the siblings moving one piece share it).
-    others: Option<(u64, Square, Vec<(u16, u8)>)>,
+    others: Option<(u64, Square, States)>,
     /// Nodes tested and nodes cut (for the debug log).
     pub(crate) tested: u64,
     pub(crate) cut: u64,
@@ -216,7 +219,7 @@ impl Kept {
 /// each as (last mover's end used, 1 bit; the targets covered, 9 bits) and
 /// its least cost. (The pictures' cover search without captured pieces to
 /// take: the transparent scene.)
-fn states(ways: &[&Way], cap: u8) -> Vec<(u16, u8)> {
+fn states(ways: &[&Way], cap: u8) -> States {
     let mut best = [[FAR; 512]; 2];
     best[0][0] = 0;
     let mut reached = vec![0u16];
