@@ -46,6 +46,10 @@ const FULL_SHARE: u64 = 4;
 /// ([`bounds::Movers`]) from the round whose budget is this many times the
 /// first's.
 const MOVERS_AFTER: u64 = 4;
+/// The children are bounded by the mating pictures
+/// ([`bounds::NodePictures`]) from the round whose budget is this many
+/// times the first's.
+const PICTURES_AFTER: u64 = 16;
 
 /// Does the search of `pos` start with restricted passes?
 pub(crate) fn uses_passes(pos: &Position) -> bool {
@@ -663,10 +667,6 @@ impl<'a> Searcher<'a> {
         if self.bound_memo.is_empty() {
             self.bound_memo = vec![(0, 0); BOUND_MEMO];
         }
-        // ...and their nodes bounded by the mating pictures too.
-        if self.pictures.is_none() {
-            self.pictures = Some(Box::default());
-        }
         // A pass of as many pieces as we have is the full search again (the
         // same tree under other keys): not run.
         let ours = pos.color_bb(pos.side_to_move()).count();
@@ -676,6 +676,12 @@ impl<'a> Searcher<'a> {
         }
         let mut budget = PASS_FIRST_BUDGET;
         let o = loop {
+            if budget == PASS_FIRST_BUDGET * PICTURES_AFTER && self.pictures.is_none() {
+                // From here on the children are bounded by the mating
+                // pictures too (queries decided earlier do not pay for
+                // their ways).
+                self.pictures = Some(Box::default());
+            }
             if budget == PASS_FIRST_BUDGET * MOVERS_AFTER {
                 // From the second round on the passes search only inside
                 // the sets of pieces whose pictures fit (a pass with none

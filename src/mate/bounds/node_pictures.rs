@@ -19,6 +19,7 @@ use super::movers::Least;
 use super::paths::{End, FAR, ends_of};
 use super::pictures::{Scene, modelled};
 use crate::chess::{Bitboard, Move, MoveKind, Position, Role, Square};
+use std::cell::OnceCell;
 
 /// Nodes with more of our pieces than this are not tested (the pictures
 /// are many, the cover search dear).
@@ -38,20 +39,30 @@ struct Kept {
 }
 
 /// The ways of one piece from one square: its ends, cheapest first, and
-/// as a table (the fewest moves covering at least each target mask).
+/// as a table (the fewest moves covering at least each target mask), made
+/// when first read (most ways are only searched through).
 struct Way {
     ends: Vec<End>,
-    least: Least,
+    /// The scene's targets.
+    full: u16,
+    least: OnceCell<Least>,
 }
 
 impl Way {
     /// The way of `ends`, whose masks are of `full`'s targets.
     fn new(ends: Vec<End>, full: u16) -> Way {
-        let options: Vec<_> = ends.iter().map(|e| (e.mask, e.cost, e.last)).collect();
         Way {
-            least: Least::of_targets(&options, WAY_CAP, 16 - full.leading_zeros()),
             ends,
+            full,
+            least: OnceCell::new(),
         }
+    }
+
+    fn least(&self) -> &Least {
+        self.least.get_or_init(|| {
+            let options: Vec<_> = self.ends.iter().map(|e| (e.mask, e.cost, e.last)).collect();
+            Least::of_targets(&options, WAY_CAP, 16 - self.full.leading_zeros())
+        })
     }
 }
 
@@ -103,7 +114,7 @@ impl NodePictures {
         ways.sort_unstable_by_key(|w| w.ends.len());
         let none = match ways.split_last() {
             None => full != 0,
-            Some((last, first)) => !completes(&states(first, moves), &last.least, full, moves),
+            Some((last, first)) => !completes(&states(first, moves), last.least(), full, moves),
         };
         self.count(none)
     }
@@ -142,7 +153,7 @@ impl NodePictures {
             }
         };
         let moved = kept.way(role, mv.to());
-        let none = !completes(&states, &moved.least, full, moves);
+        let none = !completes(&states, moved.least(), full, moves);
         self.others = Some((pos.key(), from, states));
         self.count(none)
     }
