@@ -676,11 +676,8 @@ impl<'a> Searcher<'a> {
         }
         let mut budget = PASS_FIRST_BUDGET;
         let o = loop {
-            if budget == PASS_FIRST_BUDGET * PICTURES_AFTER && self.pictures.is_none() {
-                // From here on the children are bounded by the mating
-                // pictures too (queries decided earlier do not pay for
-                // their ways).
-                self.pictures = Some(Box::default());
+            if budget == PASS_FIRST_BUDGET * PICTURES_AFTER {
+                self.bound_by_pictures();
             }
             if budget == PASS_FIRST_BUDGET * MOVERS_AFTER {
                 // From the second round on the passes search only inside
@@ -697,6 +694,7 @@ impl<'a> Searcher<'a> {
                 self.movers = movers.map(Box::new);
             }
             if open.iter().all(|&o| !o) {
+                self.bound_by_pictures();
                 // No pass left: the rounds would only restart the full
                 // search, which runs to the end instead.
                 break self.enter(pos);
@@ -711,6 +709,14 @@ impl<'a> Searcher<'a> {
             log::debug!("mate node pictures: {} cut of {} tested", p.cut, p.tested);
         }
         o
+    }
+
+    /// From here on the children are bounded by the mating pictures too
+    /// (queries decided before do not pay for their ways).
+    fn bound_by_pictures(&mut self) {
+        if self.pictures.is_none() {
+            self.pictures = Some(Box::default());
+        }
     }
 
     /// One round of [`Searcher::enter_with_passes`]: the passes still
