@@ -51,6 +51,10 @@ const FULL_SHARE: u64 = 4;
 /// ([`bounds::Movers`]) from the round whose budget is this many times the
 /// first's.
 const MOVERS_AFTER: u64 = 4;
+/// The children are bounded by the mating pictures
+/// ([`bounds::NodePictures`]) from the round whose budget is this many
+/// times the first's.
+const PICTURES_AFTER: u64 = 16;
 
 /// Does the search of `pos` start with restricted passes?
 pub(crate) fn uses_passes(pos: &Position) -> bool {
@@ -155,6 +159,8 @@ pub(crate) struct Searcher<'a> {
     decided: Vec<Vec<Sleeper>>,
     /// Put decided moves to sleep (false only to test them).
     pub sleepers: bool,
+    /// For long turns: the mating pictures as a bound at every node.
+    pictures: Option<Box<bounds::NodePictures>>,
 }
 
 /// Entries of a searcher's memo of child bounds (a power of two).
@@ -266,6 +272,7 @@ impl<'a> Searcher<'a> {
             sleep: Vec::new(),
             decided: Vec::new(),
             sleepers: true,
+            pictures: None,
         }
     }
 
@@ -573,6 +580,7 @@ impl<'a> Searcher<'a> {
                         )
                     }
                 };
+                let need = self.picture_need(pos, mv, child, played, need, left);
                 if let Some(e) = self.bound_memo.get_mut(slot) {
                     *e = (few_key, need);
                 }
@@ -580,6 +588,39 @@ impl<'a> Searcher<'a> {
             }
         };
         (need < left).then_some(need)
+    }
+
+    /// `need` (the bound of the child after `mv`), or `left` when the
+    /// child's mating pictures ([`bounds::NodePictures`]) prove it has no
+    /// mate; the child is played into `played` if it was not.
+    fn picture_need(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        child: Option<&Position>,
+        played: &mut Option<Position>,
+        need: u32,
+        left: u32,
+    ) -> u32 {
+        let Some(pictures) = self.pictures.as_mut() else {
+            return need;
+        };
+        if need >= left || left - 1 < bounds::NodePictures::MIN_MOVES {
+            return need;
+        }
+        let child = match child {
+            Some(child) => child,
+            None => played.get_or_insert_with(|| {
+                let mut child = pos.clone();
+                child.play(mv);
+                child
+            }),
+        };
+        if pictures.no_picture_fits_after(pos, mv, child) {
+            left
+        } else {
+            need
+        }
     }
 
     /// The last move of the turn: only a checking move can mate.
@@ -694,6 +735,9 @@ impl<'a> Searcher<'a> {
         }
         let mut budget = PASS_FIRST_BUDGET;
         let o = loop {
+            if budget == PASS_FIRST_BUDGET * PICTURES_AFTER {
+                self.bound_by_pictures();
+            }
             if budget == PASS_FIRST_BUDGET * MOVERS_AFTER {
                 // From the second round on the passes search only inside
                 // the sets of pieces whose pictures fit (a pass with none
@@ -709,6 +753,7 @@ impl<'a> Searcher<'a> {
                 self.movers = movers.map(Box::new);
             }
             if open.iter().all(|&o| !o) {
+                self.bound_by_pictures();
                 // No pass left: the rounds would only restart the full
                 // search, which runs to the end instead.
                 break self.enter(pos);
@@ -719,7 +764,18 @@ impl<'a> Searcher<'a> {
             budget = budget.saturating_mul(4);
         };
         self.movers = None;
+        if let Some(p) = &self.pictures {
+            log::debug!("mate node pictures: {} cut of {} tested", p.cut, p.tested);
+        }
         o
+    }
+
+    /// From here on the children are bounded by the mating pictures too
+    /// (queries decided before do not pay for their ways).
+    fn bound_by_pictures(&mut self) {
+        if self.pictures.is_none() {
+            self.pictures = Some(Box::default());
+        }
     }
 
     /// One round of [`Searcher::enter_with_passes`]: the passes still
@@ -773,6 +829,13 @@ impl<'a> Searcher<'a> {
         self.few = None;
         self.movers = None;
         o
+    }
+
+    /// The search without the pictures' bound at its nodes (for the tests
+    /// that compare it with the bound).
+    #[cfg(test)]
+    pub(crate) fn without_node_pictures(&mut self) {
+        self.pictures = Some(Box::new(bounds::NodePictures::off()));
     }
 
     /// [`Searcher::enter`] stopped after about `budget` more nodes: `None`

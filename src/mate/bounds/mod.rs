@@ -28,8 +28,9 @@
 //! share with it), [`last_moves`] (the filters of the last two moves) and
 //! [`pictures`] (the root's proof of "no mate" with the real ways of pawns
 //! and knights and the enemy pieces as obstacles) with [`paths`] (one
-//! piece's ways there), and [`movers`] (the sets of our pieces whose
-//! pictures fit, which restrict the search's passes).
+//! piece's ways there), [`movers`] (the sets of our pieces whose
+//! pictures fit, which restrict the search's passes) and [`node_pictures`]
+//! (the pictures as a bound at every node of a long turn's search).
 //! Only what the mate finder and the evaluation use is visible outside.
 
 mod cache;
@@ -38,6 +39,7 @@ mod cover;
 mod last_moves;
 mod lower;
 mod movers;
+mod node_pictures;
 mod paths;
 mod pictures;
 mod reach;
@@ -54,5 +56,6 @@ pub(crate) use last_moves::{LastOne, LastTwo};
 use lower::lower_bound_with;
 pub(crate) use lower::{lower_bound, lower_bound_movable, may_mate};
 pub(crate) use movers::Movers;
+pub(crate) use node_pictures::NodePictures;
 pub(crate) use pictures::no_mate_by_pictures;
 pub(crate) use reach::attack_distance;

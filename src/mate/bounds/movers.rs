@@ -40,12 +40,19 @@ pub(crate) struct Movers {
 /// One piece's options as a table: per target mask, the fewest moves of an
 /// option covering at least that mask, any option (`[1]`) or one that need
 /// not be the last mover's (`[0]`).
-struct Least {
+pub(super) struct Least {
     by_mask: [[u8; 512]; 2],
 }
 
 impl Least {
-    fn of(options: &[(u16, u8, bool)], cap: u8) -> Least {
+    pub(super) fn of(options: &[(u16, u8, bool)], cap: u8) -> Least {
+        Least::of_targets(options, cap, 9)
+    }
+
+    /// [`Least::of`] for masks of the first `bits` targets only (the
+    /// entries of larger masks are not filled in).
+    pub(super) fn of_targets(options: &[(u16, u8, bool)], cap: u8, bits: u32) -> Least {
+        let size = 1usize << bits.min(9);
         let mut t = [[FAR; 512]; 2];
         t[0][0] = 0;
         t[1][0] = 0;
@@ -61,8 +68,8 @@ impl Least {
         }
         // Superset closure: covering more also covers less.
         for table in &mut t {
-            for bit in 0..9 {
-                for m in 0..512 {
+            for bit in 0..bits.min(9) {
+                for m in 0..size {
                     if m & (1 << bit) == 0 {
                         table[m] = table[m].min(table[m | (1 << bit)]);
                     }
@@ -75,7 +82,7 @@ impl Least {
     /// The fewest moves covering `need`, the last mover's option allowed
     /// or not.
     #[inline]
-    fn get(&self, need: u16, last_allowed: bool) -> u8 {
+    pub(super) fn get(&self, need: u16, last_allowed: bool) -> u8 {
         self.by_mask[usize::from(last_allowed)][need as usize]
     }
 }

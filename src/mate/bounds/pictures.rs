@@ -77,7 +77,7 @@ fn pictured(pos: &Position) -> bool {
 /// Are the pictures a sound model of `pos`'s turn? Castling moves two
 /// pieces with one move; en passant captures where no enemy piece stands.
 /// Both are rare in sparse positions and left out.
-fn modelled(pos: &Position) -> bool {
+pub(super) fn modelled(pos: &Position) -> bool {
     let us = pos.side_to_move();
     pos.castling_rights() & castling_bits(us) == 0
         && !(pos.moves_made() == 0 && pos.ep_squares().nonempty())
@@ -122,7 +122,7 @@ pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> 
 
 /// Does no picture fit in any scene of the `counted` enemy pieces (the
 /// others transparent)?
-fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
+pub(super) fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
     let moves = pos.moves_left();
     // Every set of counted enemy pieces that may be captured in the turn
     // (each capture is a move of its own), fewest first: a picture fits as
@@ -186,7 +186,7 @@ pub(super) struct Scene {
 impl Scene {
     /// The scene in which the counted pieces of the bits of `set` are
     /// captured and the other counted pieces kept.
-    fn new(pos: &Position, counted: &[Square], set: u32) -> Scene {
+    pub(super) fn new(pos: &Position, counted: &[Square], set: u32) -> Scene {
         let us = pos.side_to_move();
         let them = us.other();
         let king = pos.king_square(them);
@@ -256,6 +256,11 @@ impl Scene {
         scene
     }
 
+    /// The mask of all the targets.
+    pub(super) fn full(&self) -> u16 {
+        self.targets.full()
+    }
+
     /// The mask of the targets in `set`.
     fn mask_of(&self, set: Bitboard) -> u16 {
         let mut mask = 0;
@@ -306,7 +311,7 @@ fn min_picture_cost(pos: &Position, scene: &Scene, moves: u32) -> u32 {
 
 /// The least cost within `cap` of one end per way covering `full` and
 /// taking the captured pieces of `all` (0: the takes not asked), or `FAR`.
-fn cheapest(ways: &[Vec<End>], full: usize, all: usize, cap: u8) -> u8 {
+pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap: u8) -> u8 {
     let (masks, nv) = (full + 1, all + 1);
     // best[(last * masks + mask) * nv + taken]: the least cost so far
     // covering `mask` and taking `taken`, with the last mover's end used
@@ -321,7 +326,7 @@ fn cheapest(ways: &[Vec<End>], full: usize, all: usize, cap: u8) -> u8 {
         for &i in &reached {
             let base = best[i];
             let (l, mask, v) = (i / (masks * nv), i / nv % masks, i % nv);
-            for e in ends {
+            for e in ends.as_ref() {
                 if e.last && l == 1 {
                     continue;
                 }
