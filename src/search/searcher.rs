@@ -387,6 +387,29 @@ pub(super) mod tests {
     }
 
     #[test]
+    fn the_root_mate_check_may_use_the_searchs_hard_limit() {
+        // White's turn 5 of a 1+0.05 game: Bc4 Qh6 Qxd6 Qxc7 Bxf7# needs
+        // about 100 000 finder nodes (30-100 ms). The check stopped at a
+        // quarter of the soft limit and the game was lost; under a short
+        // soft limit and a long hard one the mate is found and played.
+        let pos = fen::parse(
+            "rnb1kbnQ/1pp2pp1/3q4/p3p3/4p3/P7/1PPP1PPP/RNB1KBNR w KQq e6 0 5",
+            Rules::Italian,
+        )
+        .unwrap();
+        let now = Instant::now();
+        let plan = TimePlan {
+            soft: Some(now + Duration::from_millis(4)),
+            hard: Some(now + Duration::from_secs(30)),
+            turn: Some(now + Duration::from_secs(30)),
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let r = Searcher::new(4).search_until(&pos, &Limits::default(), &plan, &stop, |_| {});
+        assert_eq!(r.score, Score::Mate(1), "{:?}", r.turn);
+        assert!(mate::is_mating_line(&pos, &r.turn), "{:?}", r.turn);
+    }
+
+    #[test]
     fn game_over_gives_an_empty_turn() {
         let pos = fen::parse("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 2", Rules::Italian).unwrap();
         let r = search(&pos, &depth(2), &Arc::new(AtomicBool::new(false)), |_| {});

@@ -283,7 +283,12 @@ impl<'a> Worker<'a> {
 
     /// A mate in this turn, found within the root budget.
     fn root_mate(&mut self, root: &Position) -> Option<Vec<Move>> {
-        let deadline = self.soft.map(|s| self.start + s / 4);
+        // The search's whole hard limit: a mate in this turn wins the game,
+        // while in the short turns that decide most games the search gets
+        // two or three moves deep (bench/strength.md, eleventh session:
+        // a quarter of the soft limit, ~20 ms at 1+0.05, missed mates that
+        // need 30-250 ms, and gave about 60 Elo).
+        let deadline = self.hard.map(|h| self.start + h);
         let budget = mate::Budget {
             nodes: (self.root_mate_nodes.saturating_mul(self.threads as u64)).min(self.node_limit),
             deadline,
