@@ -32,7 +32,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::CONCURRENCY))]
     pub concurrency: usize,
     /// Clock per player: SECONDS[+INCREMENT], the increment added after each turn
-    /// (--tc or --movetime is needed unless both engines have nodes=N).
+    /// (--tc or --movetime is needed unless both engines have nodes=N or tc=).
     #[arg(long, conflicts_with = "movetime")]
     pub tc: Option<String>,
     /// Fixed time per turn, in milliseconds.
@@ -115,8 +115,9 @@ impl Args for EngineSpecs {
                 .required(true)
                 .help(
                     "An engine, given twice: cmd=PATH [name=NAME] [args=\"A B\"] [arg=A]... \
-                     [dir=DIR] [nodes=N] [option.NAME=VALUE]... The first engine's score is \
-                     reported; nodes=N sends it `go nodes N` instead of the clock",
+                     [dir=DIR] [nodes=N] [tc=SECONDS[+INCREMENT]] [option.NAME=VALUE]... The \
+                     first engine's score is reported; nodes=N sends it `go nodes N` instead of \
+                     the clock; tc= gives it its own clock instead of --tc or --movetime",
                 ),
         )
     }
@@ -156,7 +157,7 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
                 .extend(value.split_whitespace().map(str::to_string)),
             "arg" => config.args.push(value.to_string()),
             "dir" => config.dir = Some(PathBuf::from(value)),
-            "nodes" => {} // a limit of the runner's, see engine_nodes()
+            "nodes" | "tc" => {} // limits of the runner's, see engine_nodes(), engine_tc()
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     // A later setting of the same option wins (--engine over --each).
@@ -167,7 +168,7 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
                 }
                 _ => {
                     return Err(format!(
-                        "--engine: unknown key '{key}' (expected cmd, name, args, arg, dir, nodes, option.NAME)"
+                        "--engine: unknown key '{key}' (expected cmd, name, args, arg, dir, nodes, tc, option.NAME)"
                     ));
                 }
             },
@@ -204,6 +205,22 @@ fn engine_nodes(items: &[String], each: &[String]) -> Result<Option<u64>, String
     Ok(nodes)
 }
 
+/// The `tc=SECONDS[+INCREMENT]` of one engine's items (the last one wins):
+/// its own clock instead of `--tc` or `--movetime`.
+fn engine_tc(items: &[String], each: &[String]) -> Result<Option<TimeControl>, String> {
+    let mut tc = None;
+    for value in each
+        .iter()
+        .chain(items)
+        .filter_map(|item| item.strip_prefix("tc="))
+    {
+        tc = Some(TimeControl::parse_clock(value).map_err(|_| {
+            format!("--engine: tc must be SECONDS[+INCREMENT] with some time, got '{value}'")
+        })?);
+    }
+    Ok(tc)
+}
+
 fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
     let [a, b] = args.engine.0.as_slice() else {
         return Err(format!(
@@ -218,12 +235,16 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         engines[1].name.push_str("-2");
     }
     let nodes = [engine_nodes(a, &args.each)?, engine_nodes(b, &args.each)?];
+    let tc = [engine_tc(a, &args.each)?, engine_tc(b, &args.each)?];
+    let own_limit = |i: usize| nodes[i].is_some() || tc[i].is_some();
     let time_control = match (&args.tc, args.movetime) {
         (Some(tc), _) => TimeControl::parse_clock(tc)?,
         (None, Some(0)) => return Err("--movetime must be above 0".into()),
         (None, Some(ms)) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (None, None) if nodes.iter().all(Option::is_some) => TimeControl::Untimed,
-        (None, None) => return Err("give --tc or --movetime (or nodes=N to both engines)".into()),
+        (None, None) if own_limit(0) && own_limit(1) => TimeControl::Untimed,
+        (None, None) => {
+            return Err("give --tc or --movetime (or nodes=N or tc= to both engines)".into());
+        }
     };
     let variant = match args.variant {
         Variant::LinearProgression if args.rules.is_some() => {
@@ -284,6 +305,7 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         event: args.event.clone(),
         startup_timeout: Duration::from_secs(10),
         nodes,
+        tc,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         results: args.results.clone(),
         stop_file: args.stop_file.clone(),
