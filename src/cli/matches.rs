@@ -185,40 +185,44 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
     Ok(config)
 }
 
-/// The `nodes=N` of one engine's items (the last one wins, `--engine` over `--each`).
-fn engine_nodes(items: &[String], each: &[String]) -> Result<Option<u64>, String> {
-    let mut nodes = None;
+/// The last value of `key=` in one engine's items (`--engine` over
+/// `--each`), read by `parse`.
+fn engine_limit<T>(
+    items: &[String],
+    each: &[String],
+    key: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    let prefix = format!("{key}=");
+    let mut last = None;
     for value in each
         .iter()
         .chain(items)
-        .filter_map(|item| item.strip_prefix("nodes="))
+        .filter_map(|item| item.strip_prefix(prefix.as_str()))
     {
-        match value.parse::<u64>() {
-            Ok(n) if n > 0 => nodes = Some(n),
-            _ => {
-                return Err(format!(
-                    "--engine: nodes must be a whole number above 0, got '{value}'"
-                ));
-            }
-        }
+        last = Some(parse(value)?);
     }
-    Ok(nodes)
+    Ok(last)
 }
 
-/// The `tc=SECONDS[+INCREMENT]` of one engine's items (the last one wins):
-/// its own clock instead of `--tc` or `--movetime`.
+/// The `nodes=N` of one engine's items.
+fn engine_nodes(items: &[String], each: &[String]) -> Result<Option<u64>, String> {
+    engine_limit(items, each, "nodes", |value| match value.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "--engine: nodes must be a whole number above 0, got '{value}'"
+        )),
+    })
+}
+
+/// The `tc=SECONDS[+INCREMENT]` of one engine's items: its own clock
+/// instead of `--tc` or `--movetime`.
 fn engine_tc(items: &[String], each: &[String]) -> Result<Option<TimeControl>, String> {
-    let mut tc = None;
-    for value in each
-        .iter()
-        .chain(items)
-        .filter_map(|item| item.strip_prefix("tc="))
-    {
-        tc = Some(TimeControl::parse_clock(value).map_err(|_| {
+    engine_limit(items, each, "tc", |value| {
+        TimeControl::parse_clock(value).map_err(|_| {
             format!("--engine: tc must be SECONDS[+INCREMENT] with some time, got '{value}'")
-        })?);
-    }
-    Ok(tc)
+        })
+    })
 }
 
 fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
