@@ -248,6 +248,88 @@ fn faults_are_counted_and_tagged_and_sprt_stops_the_match() {
 }
 
 #[test]
+fn tc_gives_one_engine_its_own_clock() {
+    // A at 2+0.1 by its tc=, B at the match's 1+0.05: each clock starts at
+    // its own base, the go line carries both, and the reports say so.
+    let engine = format!("cmd={BIN}");
+    let pgn = temp_pgn("own-clock");
+    let args = [
+        "match",
+        "--engine",
+        &engine,
+        "args=random-engine --seed 11",
+        "name=R1",
+        "tc=2+0.1",
+        "--engine",
+        &engine,
+        "args=random-engine --seed 12",
+        "name=R2",
+        "--tc",
+        "1+0.05",
+        "--games",
+        "2",
+        "--pgn",
+        pgn.to_str().unwrap(),
+        "--json",
+    ];
+    let out = std::process::Command::new(BIN)
+        .args(args)
+        .env("RUST_LOG", "trace")
+        .output()
+        .unwrap();
+    cli::assert_success(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Game 1: R1 has White; game 2: R2 has White. Their first go lines.
+    assert!(
+        stderr.contains("< go wtime 2000 btime 1000 winc 100 binc 50"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("< go wtime 1000 btime 2000 winc 50 binc 100"),
+        "{stderr}"
+    );
+    let json = json_of(&out);
+    assert_eq!(json["time_control"], "2+0.1 vs 1+0.05", "{json}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games: Vec<GameRecord> = pgn_games(&text)
+        .iter()
+        .map(|g| read_record(g).unwrap())
+        .collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(tag(&games[0], "WhiteTimeControl"), "2+0.1");
+    assert_eq!(tag(&games[0], "BlackTimeControl"), "1+0.05");
+    assert_eq!(tag(&games[1], "WhiteTimeControl"), "1+0.05");
+    assert_eq!(tag(&games[0], "TimeControl"), "");
+    let _ = std::fs::remove_file(&pgn);
+
+    // tc= for both engines needs no --tc; a bad tc= names itself.
+    let both = [
+        "match",
+        "--engine",
+        &engine,
+        "args=random-engine --seed 11",
+        "tc=1",
+        "--engine",
+        &engine,
+        "args=random-engine --seed 12",
+        "tc=0.5+0.1",
+        "--games",
+        "2",
+        "--json",
+    ];
+    assert_eq!(json_of(&succeeds(&both))["time_control"], "1 vs 0.5+0.1");
+    let bad = [
+        "match", "--engine", "cmd=a", "tc=5+x", "--engine", "cmd=b", "--tc", "1",
+    ];
+    let stderr = cli::refused(&bad);
+    assert!(
+        stderr.contains("tc must be SECONDS[+INCREMENT]"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("'5+x'"), "{stderr}");
+}
+
+#[test]
 fn bad_command_lines_fail_clearly() {
     let cases: [&[&str]; 4] = [
         &[

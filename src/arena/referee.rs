@@ -254,7 +254,8 @@ pub(super) fn position_command(head: &str, moves: impl Iterator<Item = String>) 
 /// What the referee needs besides the engines.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
-    pub time_control: TimeControl,
+    /// White's and Black's time control (`tc=` gives an engine its own).
+    pub time_control: [TimeControl; 2],
     /// Extra time an answer may take beyond the clock before it forfeits
     /// (pipes and process scheduling are not free).
     pub time_margin: Duration,
@@ -385,10 +386,12 @@ pub fn referee(
     stop: &AtomicBool,
 ) -> Ending {
     let names = [engines[0].name().to_string(), engines[1].name().to_string()];
-    let mut clocks = match settings.time_control {
-        TimeControl::Clock { base, .. } => [base, base],
-        TimeControl::MoveTime(_) | TimeControl::Untimed => [Duration::ZERO; 2],
+    let clock = |i: usize| match settings.time_control[i] {
+        TimeControl::Clock { base, increment } => (base, increment),
+        TimeControl::MoveTime(_) | TimeControl::Untimed => (Duration::ZERO, Duration::ZERO),
     };
+    let mut clocks = [clock(0).0, clock(1).0];
+    let increments = [clock(0).1, clock(1).1];
     let finish = |outcome, termination, detail: String, faulty| Ending {
         outcome,
         termination,
@@ -422,17 +425,17 @@ pub fn referee(
         let side = game.side_to_move();
         let i = side.index();
         let position = game.position_command();
-        let (go, allowed) = match (settings.nodes[i], settings.time_control) {
+        let (go, allowed) = match (settings.nodes[i], settings.time_control[i]) {
             (Some(n), _) => (format!("go nodes {n}"), NODES_TURN_TIMEOUT),
             // The runner gives every engine a node limit under no clock.
             (None, TimeControl::Untimed) => ("go infinite".to_string(), NODES_TURN_TIMEOUT),
-            (None, TimeControl::Clock { increment, .. }) => (
+            (None, TimeControl::Clock { .. }) => (
                 format!(
                     "go wtime {} btime {} winc {} binc {}",
                     clocks[0].as_millis(),
                     clocks[1].as_millis(),
-                    increment.as_millis(),
-                    increment.as_millis()
+                    increments[0].as_millis(),
+                    increments[1].as_millis()
                 ),
                 clocks[i],
             ),
@@ -472,7 +475,7 @@ pub fn referee(
             );
         }
         if let (None, TimeControl::Clock { increment, .. }) =
-            (settings.nodes[i], settings.time_control)
+            (settings.nodes[i], settings.time_control[i])
         {
             clocks[i] = clocks[i].saturating_sub(reply.elapsed) + increment;
         }

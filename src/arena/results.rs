@@ -109,11 +109,11 @@ pub fn setup_difference<T: Serialize>(a: &T, b: &T) -> Option<String> {
 }
 
 /// The limits for people: `10+0.1`, `movetime 200ms`, `nodes 5000`, or per
-/// engine when they differ (`nodes 5000 vs 10+0.1`).
+/// engine when they differ (`nodes 5000 vs 10+0.1`, `5+0.05 vs 1+0.05`).
 fn limits_text(config: &MatchConfig) -> String {
     let of = |i: usize| match config.nodes[i] {
         Some(n) => format!("nodes {n}"),
-        None => config.time_control.pgn(),
+        None => config.time_control_of(i).pgn(),
     };
     let (a, b) = (of(0), of(1));
     if a == b { a } else { format!("{a} vs {b}") }

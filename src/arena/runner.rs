@@ -69,12 +69,22 @@ pub struct MatchConfig {
     pub startup_timeout: Duration,
     /// `nodes=N` of engine A and B: it is sent `go nodes N` instead of the clock.
     pub nodes: [Option<u64>; 2],
+    /// `tc=SECONDS[+INCREMENT]` of engine A and B: its own clock instead of
+    /// `time_control`.
+    pub tc: [Option<TimeControl>; 2],
     /// The part of the match this run plays.
     pub shard: Shard,
     /// Finished pairs are appended here, and the pairs already there skipped.
     pub results: Option<PathBuf>,
     /// No game is started once this file exists (games running finish).
     pub stop_file: Option<PathBuf>,
+}
+
+impl MatchConfig {
+    /// The time control of engine `i` (0 is A): its `tc=`, else the match's.
+    pub fn time_control_of(&self, i: usize) -> TimeControl {
+        self.tc[i].unwrap_or(self.time_control)
+    }
 }
 
 /// One finished game, as reported while the match runs.
@@ -285,10 +295,10 @@ pub fn run_match(
 
 /// Every engine needs a limit: a clock, a move time or a node count.
 fn check_limits(config: &MatchConfig) -> Result<(), String> {
-    for (engine, nodes) in config.engines.iter().zip(config.nodes) {
-        if nodes.is_none() && config.time_control == TimeControl::Untimed {
+    for (i, (engine, nodes)) in config.engines.iter().zip(config.nodes).enumerate() {
+        if nodes.is_none() && config.time_control_of(i) == TimeControl::Untimed {
             return Err(format!(
-                "engine {} has no limit: give --tc, --movetime or nodes=N",
+                "engine {} has no limit: give --tc, --movetime, tc= or nodes=N",
                 engine.name
             ));
         }
@@ -534,7 +544,10 @@ fn worker(
         let players = if white == 0 { [a, b] } else { [b, a] };
         let nodes = [config.nodes[white], config.nodes[1 - white]];
         let settings = GameSettings {
-            time_control: config.time_control,
+            time_control: [
+                config.time_control_of(white),
+                config.time_control_of(1 - white),
+            ],
             time_margin: config.time_margin,
             nodes,
         };
@@ -552,7 +565,7 @@ fn worker(
             }
         }
         let names = [&config.engines[white].name, &config.engines[1 - white].name];
-        add_tags(config, &mut result, game + 1, names);
+        add_tags(config, &mut result, game + 1, names, settings.time_control);
         let report = GameReport {
             number: game + 1,
             pair,
@@ -600,8 +613,9 @@ fn add_tags(
     result: &mut GameResult<MatchRecord>,
     round: u32,
     names: [&String; 2],
+    time_control: [TimeControl; 2],
 ) {
-    let tags = [
+    let mut tags = vec![
         ("Event", config.event.clone()),
         ("Site", "?".to_string()),
         ("Date", today()),
@@ -609,10 +623,16 @@ fn add_tags(
         ("White", names[0].clone()),
         ("Black", names[1].clone()),
         ("Result", result.outcome.pgn().to_string()),
-        ("TimeControl", config.time_control.pgn()),
-        ("Termination", result.termination.reason().to_string()),
-        ("TerminationDetails", result.detail.clone()),
     ];
+    if time_control[0] == time_control[1] {
+        tags.push(("TimeControl", time_control[0].pgn()));
+    } else {
+        // Each side's own clock (`tc=`), as cutechess-cli writes it.
+        tags.push(("WhiteTimeControl", time_control[0].pgn()));
+        tags.push(("BlackTimeControl", time_control[1].pgn()));
+    }
+    tags.push(("Termination", result.termination.reason().to_string()));
+    tags.push(("TerminationDetails", result.detail.clone()));
     result
         .record
         .set_tags(tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect());

@@ -32,7 +32,7 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1, value_parser = |s: &str| crescendo::limits::parse_in::<usize>(s, crescendo::limits::CONCURRENCY))]
     pub concurrency: usize,
     /// Clock per player: SECONDS[+INCREMENT], the increment added after each turn
-    /// (--tc or --movetime is needed unless both engines have nodes=N).
+    /// (--tc or --movetime is needed unless both engines have nodes=N or tc=).
     #[arg(long, conflicts_with = "movetime")]
     pub tc: Option<String>,
     /// Fixed time per turn, in milliseconds.
@@ -115,8 +115,9 @@ impl Args for EngineSpecs {
                 .required(true)
                 .help(
                     "An engine, given twice: cmd=PATH [name=NAME] [args=\"A B\"] [arg=A]... \
-                     [dir=DIR] [nodes=N] [option.NAME=VALUE]... The first engine's score is \
-                     reported; nodes=N sends it `go nodes N` instead of the clock",
+                     [dir=DIR] [nodes=N] [tc=SECONDS[+INCREMENT]] [option.NAME=VALUE]... The \
+                     first engine's score is reported; nodes=N sends it `go nodes N` instead of \
+                     the clock; tc= gives it its own clock instead of --tc or --movetime",
                 ),
         )
     }
@@ -156,7 +157,7 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
                 .extend(value.split_whitespace().map(str::to_string)),
             "arg" => config.args.push(value.to_string()),
             "dir" => config.dir = Some(PathBuf::from(value)),
-            "nodes" => {} // a limit of the runner's, see engine_nodes()
+            "nodes" | "tc" => {} // limits of the runner's, see engine_nodes(), engine_tc()
             _ => match key.strip_prefix("option.") {
                 Some(name) if !name.is_empty() => {
                     // A later setting of the same option wins (--engine over --each).
@@ -167,7 +168,7 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
                 }
                 _ => {
                     return Err(format!(
-                        "--engine: unknown key '{key}' (expected cmd, name, args, arg, dir, nodes, option.NAME)"
+                        "--engine: unknown key '{key}' (expected cmd, name, args, arg, dir, nodes, tc, option.NAME)"
                     ));
                 }
             },
@@ -184,24 +185,44 @@ fn engine_config(items: &[String], each: &[String]) -> Result<EngineConfig, Stri
     Ok(config)
 }
 
-/// The `nodes=N` of one engine's items (the last one wins, `--engine` over `--each`).
-fn engine_nodes(items: &[String], each: &[String]) -> Result<Option<u64>, String> {
-    let mut nodes = None;
+/// The last value of `key=` in one engine's items (`--engine` over
+/// `--each`), read by `parse`.
+fn engine_limit<T>(
+    items: &[String],
+    each: &[String],
+    key: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    let prefix = format!("{key}=");
+    let mut last = None;
     for value in each
         .iter()
         .chain(items)
-        .filter_map(|item| item.strip_prefix("nodes="))
+        .filter_map(|item| item.strip_prefix(prefix.as_str()))
     {
-        match value.parse::<u64>() {
-            Ok(n) if n > 0 => nodes = Some(n),
-            _ => {
-                return Err(format!(
-                    "--engine: nodes must be a whole number above 0, got '{value}'"
-                ));
-            }
-        }
+        last = Some(parse(value)?);
     }
-    Ok(nodes)
+    Ok(last)
+}
+
+/// The `nodes=N` of one engine's items.
+fn engine_nodes(items: &[String], each: &[String]) -> Result<Option<u64>, String> {
+    engine_limit(items, each, "nodes", |value| match value.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "--engine: nodes must be a whole number above 0, got '{value}'"
+        )),
+    })
+}
+
+/// The `tc=SECONDS[+INCREMENT]` of one engine's items: its own clock
+/// instead of `--tc` or `--movetime`.
+fn engine_tc(items: &[String], each: &[String]) -> Result<Option<TimeControl>, String> {
+    engine_limit(items, each, "tc", |value| {
+        TimeControl::parse_clock(value).map_err(|_| {
+            format!("--engine: tc must be SECONDS[+INCREMENT] with some time, got '{value}'")
+        })
+    })
 }
 
 fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
@@ -218,12 +239,16 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         engines[1].name.push_str("-2");
     }
     let nodes = [engine_nodes(a, &args.each)?, engine_nodes(b, &args.each)?];
+    let tc = [engine_tc(a, &args.each)?, engine_tc(b, &args.each)?];
+    let own_limit = |i: usize| nodes[i].is_some() || tc[i].is_some();
     let time_control = match (&args.tc, args.movetime) {
         (Some(tc), _) => TimeControl::parse_clock(tc)?,
         (None, Some(0)) => return Err("--movetime must be above 0".into()),
         (None, Some(ms)) => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (None, None) if nodes.iter().all(Option::is_some) => TimeControl::Untimed,
-        (None, None) => return Err("give --tc or --movetime (or nodes=N to both engines)".into()),
+        (None, None) if own_limit(0) && own_limit(1) => TimeControl::Untimed,
+        (None, None) => {
+            return Err("give --tc or --movetime (or nodes=N or tc= to both engines)".into());
+        }
     };
     let variant = match args.variant {
         Variant::LinearProgression if args.rules.is_some() => {
@@ -284,6 +309,7 @@ fn config_from(args: &MatchArgs) -> Result<MatchConfig, String> {
         event: args.event.clone(),
         startup_timeout: Duration::from_secs(10),
         nodes,
+        tc,
         shard: args.shard.unwrap_or(Shard::WHOLE),
         results: args.results.clone(),
         stop_file: args.stop_file.clone(),

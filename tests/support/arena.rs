@@ -62,7 +62,7 @@ pub fn movetime(ms: u64) -> GameSettings {
 
 fn with_time(time_control: TimeControl) -> GameSettings {
     GameSettings {
-        time_control,
+        time_control: [time_control; 2],
         time_margin: Duration::from_millis(50),
         nodes: [None; 2],
     }
