@@ -26,7 +26,7 @@ use crate::chess::notation::{self, GameRecord};
 use crate::chess::status::{Undecided, status_with};
 use crate::chess::{Move, Position, Rules, fen};
 use crate::mate::{self, Budget, MateTable, Verdict};
-use crate::search::levels::{LEVELS, Rng, Style, level_skill};
+use crate::search::levels::{LEVELS, Rng, Style};
 use crate::search::{Limits, Searcher, random_turn};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -174,9 +174,13 @@ pub fn record(
 /// How game `index` of `seed` starts: its two levels (White, Black), the
 /// position after the random opening turns and their moves, and the game's
 /// random stream from there.
-fn start(rules: Rules, seed: u64, index: u64) -> ([&'static str; 2], Position, Vec<Move>, Rng) {
+fn start(
+    rules: Rules,
+    seed: u64,
+    index: u64,
+) -> ([(&'static str, u32); 2], Position, Vec<Move>, Rng) {
     let mut rng = Rng::new(index_seed(seed, index));
-    let levels = [0, 1].map(|_| PLAYERS[rng.below(PLAYERS.len())].0);
+    let levels = [0, 1].map(|_| PLAYERS[rng.below(PLAYERS.len())]);
     let mut pos = Position::startpos(rules);
     let mut history = Vec::new();
     for _ in 0..OPENING_TURNS {
@@ -220,7 +224,7 @@ fn play_game(rules: Rules, seed: u64, index: u64, hard: bool) -> GameYield {
         if status.is_over() {
             break;
         }
-        let source = (seed, index, levels[0], levels[1]);
+        let source = (seed, index, levels[0].0, levels[1].0);
         if unique::crushing(&pos) {
             out.rejected.push(Reject::Crushing);
         } else {
@@ -247,9 +251,9 @@ fn play_game(rules: Rules, seed: u64, index: u64, hard: bool) -> GameYield {
                 }
             }
         }
-        let mover = levels[usize::from(pos.side_to_move() != crate::chess::Color::White)];
+        let (_, skill) = levels[usize::from(pos.side_to_move() != crate::chess::Color::White)];
         let style = Style {
-            skill: level_skill(mover).unwrap_or(0),
+            skill,
             seed: rng.next_u64(),
             ..Style::default()
         };
