@@ -84,17 +84,17 @@ fn a_loaded_machine_still_gets_its_answer_before_the_deadline() {
     for _ in 0..3 {
         assert_in_time(&mut e, DANGER, "go movetime 600", 600);
     }
-    // The clock: 3 s left, no increment; the plan's hard limit is 482 ms
-    // (twice a twelfth of what is left after the overhead and 5 ms).
-    assert_in_time(&mut e, DANGER, "go wtime 3000 btime 3000", 582);
+    // The clock: 3 s left, no increment; the plan's hard limit is 722 ms
+    // (twice an eighth of what is left after the overhead and 5 ms).
+    assert_in_time(&mut e, DANGER, "go wtime 3000 btime 3000", 822);
     e.quit();
 }
 
 #[test]
 fn a_long_turn_with_costly_nodes_keeps_to_the_clock() {
     let (mut e, _load) = loaded_engine();
-    // 684 ms left, 50 ms increment: the plan's hard limit is 144 ms (a
-    // twelfth of what is left after the overhead and 5 ms, plus three
+    // 684 ms left, 50 ms increment: the plan's hard limit is 144 ms (an
+    // eighth of what is left after the overhead and 5 ms, plus three
     // quarters of the increment, twice, at most a quarter of it).
     for _ in 0..3 {
         assert_in_time(&mut e, SLOW, "go wtime 684 btime 684 winc 50 binc 50", 244);

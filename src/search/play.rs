@@ -19,6 +19,7 @@ use super::searcher::Searcher;
 use super::time::{self, Net, TimePlan};
 use super::worker::NODE_SLACK;
 use crate::chess::{Move, Position};
+use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -85,6 +86,13 @@ fn decide(
             .map(|n| net.search_nodes(n.saturating_sub(threat_nodes))),
         ..limits.clone()
     };
+    // Whether an iteration was reported: on a loaded machine the turn may
+    // be finished before depth 1 is, and the GUI must still see its line.
+    let reported = Cell::new(false);
+    let mut on_info = |info: &SearchInfo| {
+        reported.set(true);
+        on_info(info);
+    };
     let mut result = match handicap {
         None => searcher.search_until(pos, &search_limits, &search_plan, stop, &mut on_info),
         Some(h) => weakened(
@@ -127,9 +135,10 @@ fn decide(
             &mut result,
         );
     }
-    if result.turn != searched {
-        // The planner or the net changed the turn: the GUI's last pv would
-        // otherwise disagree with the bestmove.
+    if (result.turn != searched || !reported.get()) && !result.turn.is_empty() {
+        // The planner or the net changed the turn, or no iteration was
+        // finished: the GUI's last pv would otherwise disagree with the
+        // bestmove, or be missing.
         on_info(&SearchInfo {
             depth: result.depth,
             seldepth: result.depth,
