@@ -101,3 +101,25 @@ fn a_long_turn_with_costly_nodes_keeps_to_the_clock() {
     }
     e.quit();
 }
+
+#[test]
+fn a_turn_played_before_depth_1_finished_still_gets_its_info_line() {
+    // `movetime 1` where a node costs tens of microseconds: the turn is
+    // finished before the first iteration, and the GUI still sees a line
+    // whose pv is the bestmove (it got a bare bestmove before).
+    let mut e = Engine::start();
+    e.send(&format!("position fen {SLOW}"));
+    e.send("go movetime 1");
+    let lines = e.until("bestmove");
+    let token = bestmove_of(&lines);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth "))
+        .unwrap_or_else(|| panic!("no info line: {lines:?}"));
+    assert!(
+        last.ends_with(&format!(" pv {}", token.replace(',', " "))),
+        "{lines:?}"
+    );
+    e.quit();
+}
