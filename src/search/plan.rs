@@ -24,10 +24,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-/// The planner chooses turns of at least this many moves: shorter turns
-/// the alpha-beta searches to their end and beyond (from turn 5 or from
-/// turn 2 on the planner measured no gain: bench/strength.md).
-pub const PLAN_FROM_TURN: u32 = 7;
+/// The planner chooses turns of at least this many moves. In turns 3-6
+/// (the opponent's reply 4-7 moves) the search reaches two or three moves
+/// in its time at 1+0.05, and most lost games began there with material
+/// the opponent's next turn took (bench/strength.md, twelfth session);
+/// there the ranked turns are also the safety net's first alternatives.
+pub const PLAN_FROM_TURN: u32 = 3;
 /// ... and at most this many: the beam walks every move of the turn, and
 /// real games end long before (a turn of 9 999 moves under `go depth 1`
 /// would take minutes).
@@ -75,7 +77,8 @@ pub fn search_share(plan: &TimePlan, started: Instant) -> TimePlan {
 
 /// Replaces the search's turn in `result` by the planner's choice
 /// ([`choose`], until `deadline`), counting its nodes. Under `go nodes`
-/// only when what the search left covers the planner's most.
+/// only when what the search left covers the planner's most. Returns the
+/// candidate turns not seen mated, best first (for the safety net).
 pub fn replan(
     pos: &Position,
     limits: &Limits,
@@ -83,14 +86,14 @@ pub fn replan(
     stop: &Arc<AtomicBool>,
     table: &MateTable,
     result: &mut SearchResult,
-) {
+) -> Vec<Planned> {
     if limits
         .nodes
         .is_some_and(|n| n.saturating_sub(result.nodes) < MAX_NODES.saturating_mul(2))
     {
-        return;
+        return Vec::new();
     }
-    let (chosen, nodes) = choose(
+    let (chosen, ranked, nodes) = choose(
         pos,
         &result.turn,
         &limits.searchmoves,
@@ -108,6 +111,7 @@ pub fn replan(
         result.turn = chosen.turn.clone();
         result.pv = chosen.turn;
     }
+    ranked
 }
 
 /// Does the planner choose the turn in `pos` (a turn start)?
@@ -118,7 +122,8 @@ pub fn plans(pos: &Position) -> bool {
 /// The turn to play from `pos`: `searched` (the search's choice) unless a
 /// whole candidate turn scores at least [`MARGIN`] better after the
 /// opponent's reply. Starts nothing after `deadline` or `stop`.
-/// Returns the chosen turn and the finder and raid nodes spent.
+/// Returns the chosen turn, every turn scored and not seen mated (best
+/// first), and the finder and raid nodes spent.
 pub fn choose(
     pos: &Position,
     searched: &[Move],
@@ -126,7 +131,7 @@ pub fn choose(
     deadline: Option<Instant>,
     stop: &Arc<AtomicBool>,
     table: &MateTable,
-) -> (Planned, u64) {
+) -> (Planned, Vec<Planned>, u64) {
     let out_of_time =
         || stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
     let mut nodes = 0;
@@ -137,7 +142,7 @@ pub fn choose(
             turn: searched.to_vec(),
             score: 0,
         };
-        return (own, nodes);
+        return (own, Vec::new(), nodes);
     }
     let score = |turn: &[Move], nodes: &mut u64| {
         let (s, n) = reply_score(pos, turn, deadline, stop, table);
@@ -148,7 +153,7 @@ pub fn choose(
         turn: searched.to_vec(),
         score: score(searched, &mut nodes),
     };
-    let mut best: Option<Planned> = None;
+    let mut scored: Vec<Planned> = Vec::new();
     for (_, turn) in beam(pos, Order::Score, first_moves, deadline)
         .into_iter()
         .take(CANDIDATES)
@@ -160,15 +165,18 @@ pub fn choose(
             continue;
         }
         let s = score(&turn, &mut nodes);
-        if best.as_ref().is_none_or(|b| s > b.score) {
-            best = Some(Planned { turn, score: s });
-        }
+        scored.push(Planned { turn, score: s });
     }
-    let chosen = match best {
-        Some(b) if b.score >= own.score.saturating_add(MARGIN) => b,
-        _ => own,
+    scored.sort_by_key(|p| std::cmp::Reverse(p.score));
+    let chosen = match scored.first() {
+        Some(b) if b.score >= own.score.saturating_add(MARGIN) => b.clone(),
+        _ => own.clone(),
     };
-    (chosen, nodes)
+    let mut ranked = scored;
+    ranked.push(own);
+    ranked.sort_by_key(|p| std::cmp::Reverse(p.score));
+    ranked.retain(|p| p.score > MATED);
+    (chosen, ranked, nodes)
 }
 
 /// The whole candidate turns from `pos` scored by the opponent's reply,
@@ -304,7 +312,8 @@ mod tests {
         for rules in [Rules::Italian, Rules::Scottish] {
             let pos = after(rules, &["b1c3", "b7b6,g7g5"]);
             let bad = line(&pos, "d2d4,c1g5,g5e7");
-            let (chosen, _) = choose(&pos, &bad, &[], None, &stop, &table);
+            let (chosen, ranked, _) = choose(&pos, &bad, &[], None, &stop, &table);
+            assert!(ranked.windows(2).all(|w| w[0].score >= w[1].score));
             assert_ne!(chosen.turn, bad, "{rules:?}");
             assert!(is_legal_turn(&pos, &chosen.turn));
             let (walked_in, _) = reply_score(&pos, &bad, None, &stop, &table);

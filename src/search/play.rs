@@ -108,8 +108,9 @@ fn decide(
     };
     result.nodes += threat_nodes;
     let searched = result.turn.clone();
+    let mut ranked = Vec::new();
     if planning && !matches!(result.score, Score::Mate(m) if m > 0) && !result.turn.is_empty() {
-        plan::replan(
+        ranked = plan::replan(
             pos,
             limits,
             plan.hard,
@@ -118,6 +119,7 @@ fn decide(
             &mut result,
         );
     }
+    let ranked: Vec<(i32, Vec<Move>)> = ranked.into_iter().map(|p| (p.score, p.turn)).collect();
     let safety_nodes = match handicap {
         None => limits.safety_nodes.unwrap_or(SAFETY_NODES),
         Some(h) if overlooks(pos, h, &mut rng) => 0,
@@ -129,7 +131,10 @@ fn decide(
             searcher,
             pos,
             limits,
-            safety_nodes,
+            Checks {
+                nodes: safety_nodes,
+                preferred: &ranked,
+            },
             &plan,
             stop,
             &mut result,
@@ -189,11 +194,19 @@ fn threatened(
 /// Runs the safety net ([`super::safety`]) on the chosen turn; the search
 /// left it the rest of the time budget. Returns the opponent's mates it
 /// found against the turns it checked.
+/// What the safety net is given to check with: the finder nodes of a
+/// turn's first check, and the alternatives to try first (the planner's
+/// ranked turns, with their scores).
+struct Checks<'a> {
+    nodes: u64,
+    preferred: &'a [(i32, Vec<Move>)],
+}
+
 fn make_safe(
     searcher: &Searcher,
     pos: &Position,
     limits: &Limits,
-    nodes_per_check: u64,
+    checks: Checks,
     plan: &TimePlan,
     stop: &Arc<AtomicBool>,
     result: &mut SearchResult,
@@ -210,7 +223,7 @@ fn make_safe(
         return Vec::new();
     }
     let budget = SafetyBudget {
-        nodes_per_check,
+        nodes_per_check: checks.nodes,
         deadline: plan.turn,
         threads,
         max_nodes,
@@ -219,6 +232,7 @@ fn make_safe(
         pos,
         &result.turn,
         &limits.searchmoves,
+        checks.preferred,
         budget,
         stop,
         searcher.mate_table(),
@@ -348,7 +362,10 @@ mod tests {
             &searcher,
             &pos,
             &limits,
-            SAFETY_NODES,
+            Checks {
+                nodes: SAFETY_NODES,
+                preferred: &[],
+            },
             &plan,
             &stop,
             &mut result,

@@ -138,15 +138,18 @@ pub fn secure(
     stop: &Arc<AtomicBool>,
     table: &MateTable,
 ) -> Secured {
-    secure_within(pos, turn, &[], budget, stop, table)
+    secure_within(pos, turn, &[], &[], budget, stop, table)
 }
 
 /// [`secure`] with the alternatives' first move among `first_moves`
-/// (`go searchmoves`; empty: any).
+/// (`go searchmoves`; empty: any), and `preferred` turns (with their
+/// scores, best first: the planner's turns ranked by the opponent's
+/// reply) checked before the beams' alternatives.
 pub fn secure_within(
     pos: &Position,
     turn: &[Move],
     first_moves: &[Move],
+    preferred: &[(i32, Vec<Move>)],
     budget: SafetyBudget,
     stop: &Arc<AtomicBool>,
     table: &MateTable,
@@ -154,6 +157,7 @@ pub fn secure_within(
     let mut checker = Checker {
         budget,
         first_moves,
+        preferred,
         stop,
         table,
         nodes: 0,
@@ -195,6 +199,8 @@ struct Checker<'a> {
     budget: SafetyBudget,
     /// The first moves an alternative may start with (empty: any).
     first_moves: &'a [Move],
+    /// Alternatives checked first, best first.
+    preferred: &'a [(i32, Vec<Move>)],
     stop: &'a Arc<AtomicBool>,
     table: &'a MateTable,
     nodes: u64,
@@ -320,7 +326,8 @@ impl Checker<'_> {
         let mut queue: std::collections::VecDeque<_> = if self.out_of_budget() {
             Default::default()
         } else {
-            beam(pos, Order::Score, self.first_moves, self.budget.deadline).into()
+            let beamed = beam(pos, Order::Score, self.first_moves, self.budget.deadline);
+            self.preferred.iter().cloned().chain(beamed).collect()
         };
         let mut sheltered = false;
         while let Some((score, turn)) = queue.pop_front() {
