@@ -415,6 +415,32 @@ mod tests {
     }
 
     #[test]
+    fn the_turn_that_walks_into_the_knight_raid_is_not_played() {
+        // Issue 15: after 1. Nc3 2. b6 g5, `3. d4 Bxg5 Bxe7` loses bishop,
+        // knight and queen to 4. Nxe7 Nd5 Nxc3 Nxd1. At the depths the
+        // search reaches at 1+0.05 it was played: the search's own turn
+        // was mated and the net's score beam offered this one first.
+        for rules in [Rules::Italian, Rules::Scottish] {
+            let pos = crate::search::raid::tests::after(rules, &["b1c3", "b7b6,g7g5"]);
+            let bishop_lost = |turn: &[Move]| {
+                let end = pos.after_moves(turn);
+                let e7 = crate::chess::Square::parse("e7").unwrap();
+                end.piece_at(e7)
+                    .is_some_and(|p| p.color == crate::chess::Color::White)
+            };
+            for depth in [1, 2] {
+                let r = play_with(&pos, Style::default(), depth);
+                assert!(is_legal_turn(&pos, &r.turn), "{rules:?}: {:?}", r.turn);
+                assert!(
+                    !bishop_lost(&r.turn),
+                    "{rules:?} depth {depth}: {:?}",
+                    r.turn
+                );
+            }
+        }
+    }
+
+    #[test]
     fn greedy_takes_a_hanging_queen() {
         let pos = fen::parse("4k3/8/8/3q4/8/8/8/R3K3 w - - 0 3", Rules::Italian).unwrap();
         let style = Style {

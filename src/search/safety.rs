@@ -627,6 +627,7 @@ mod tests {
         let table = MateTable::new(16);
         let mut checker = Checker {
             first_moves: &[],
+            preferred: &[],
             budget: budget(),
             stop: &stop,
             table: &table,
@@ -772,6 +773,7 @@ mod tests {
             let table = MateTable::new(16);
             let mut checker = Checker {
                 first_moves: &[],
+                preferred: &[],
                 budget: default_budget(),
                 stop: &stop,
                 table: &table,
@@ -803,6 +805,7 @@ mod tests {
         };
         let mut checker = Checker {
             first_moves: &[],
+            preferred: &[],
             budget: small,
             stop: &stop,
             table: &table,
