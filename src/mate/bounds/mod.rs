@@ -45,6 +45,7 @@ mod pictures;
 mod reach;
 #[cfg(test)]
 mod reference;
+mod squares;
 mod targets;
 #[cfg(test)]
 mod tests;
