@@ -9,7 +9,11 @@
 //! - two pieces never end on one square, and a piece that ends where
 //!   another stands now makes that one move (at least one move);
 //! - the lines of our sliders at the end stop at our other pieces' end
-//!   squares (a guard or checker behind one of ours covers nothing there).
+//!   squares (a guard or checker behind one of ours covers nothing there);
+//! - at most one piece checks from a square next to the king or as a pawn
+//!   or knight: nothing stands between such a checker and the king, so its
+//!   check was never uncovered by another move and is the last move's (a
+//!   double check has a slider's check uncovered by the last mover).
 //!
 //! Each piece's options are its ends per square (the fewest moves per
 //! square, role, captured pieces taken and last mover: nothing merged
@@ -25,6 +29,7 @@
 
 use super::paths::{FAR, placed_ends};
 use super::pictures::Scene;
+use crate::chess::attacks;
 use crate::chess::{Bitboard, Position, Role, Square};
 
 /// The branch and bound's steps per scene before it gives up.
@@ -84,6 +89,7 @@ fn placed_steps(pos: &Position, scene: &Scene, moves: u32) -> (bool, u32) {
         cap,
         steps: 0,
         chosen: Vec::with_capacity(pieces.len()),
+        contacts: 0,
     };
     let fit = dfs.fits(0, false, 0, 0, 0, Bitboard::EMPTY);
     (fit, dfs.steps)
@@ -184,6 +190,9 @@ struct Dfs<'a> {
     steps: u32,
     /// The placed pieces' (role, end square) so far.
     chosen: Vec<(Role, Square)>,
+    /// How many of them check from next to the king or as a pawn or
+    /// knight (see [`Dfs::contact`]).
+    contacts: u32,
 }
 
 impl Dfs<'_> {
@@ -228,12 +237,18 @@ impl Dfs<'_> {
             {
                 continue;
             }
+            let contact = c.sq.is_some_and(|sq| self.contact(c.role, sq, c.mask));
+            if contact && self.contacts > 0 {
+                continue;
+            }
             let mut used2 = used;
             if let Some(sq) = c.sq {
                 used2.set(sq);
                 self.chosen.push((c.role, sq));
             }
+            self.contacts += u32::from(contact);
             let fit = self.fits(i + 1, last2, mask2, visits2, cost2, used2);
+            self.contacts -= u32::from(contact);
             if c.sq.is_some() {
                 self.chosen.pop();
             }
@@ -242,6 +257,19 @@ impl Dfs<'_> {
             }
         }
         false
+    }
+
+    /// Does our `role` on `sq` (covering `mask`) check the enemy king from
+    /// a square next to it or by a pawn's or knight's attack? Nothing can
+    /// stand between, so such a check was never uncovered: it is the last
+    /// move's, and a turn has one last move.
+    fn contact(&self, role: Role, sq: Square, mask: u16) -> bool {
+        let checks = mask & 1 == 1;
+        match role {
+            Role::Pawn | Role::Knight => checks,
+            Role::King => false,
+            _ => checks && attacks::king(self.scene.king).contains(sq),
+        }
     }
 
     /// Do the placed pieces cover every target, their lines stopped by the
@@ -336,5 +364,27 @@ mod tests {
             Searcher::new(&shared, 0).enter_with_passes(&long),
             Outcome::Mate
         );
+    }
+
+    /// A rook and a pawn against a lone king (sermate-public p045): in 6
+    /// moves the only pictures left check twice from next to the king
+    /// (Rf5 and a new queen on h5), which no last move does; in 7 moves
+    /// the mate (h2 h1=Q Kb4 Kc3 Kd4 Ke5 Rg7#) stays.
+    #[test]
+    fn placed_pictures_allow_one_contact_check() {
+        let tt = MateTable::new(16);
+        for (n, mate) in [(6, false), (7, true)] {
+            let f = format!("8/5r2/8/k5K1/8/7p/8/8 b - - 0 {n}");
+            let pos = fen::parse(&f, Rules::Italian).expect("fen");
+            assert!(!unplaced(&pos), "{f}: the pictures without squares fit");
+            assert_eq!(no_mate_by_pictures(&pos), !mate, "{f}");
+            tt.clear();
+            let budget = Budget::nodes(5_000_000);
+            let shared = shared_for(&budget, &tt);
+            let mut s = Searcher::new(&shared, 0);
+            s.without_node_pictures();
+            let want = if mate { Outcome::Mate } else { Outcome::NoMate };
+            assert_eq!(s.enter_with_passes(&pos), want, "{f}");
+        }
     }
 }
