@@ -159,7 +159,7 @@ fn suffix(options: &[Choice], after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 
     let mut out = [[FAR; 512]; 2];
     let mut need = full;
     loop {
-        for allowed in 0..2 {
+        for (allowed, row) in out.iter_mut().enumerate() {
             let mut best = FAR;
             for &(mask, last, cost) in &kinds {
                 if last && allowed == 0 {
@@ -168,7 +168,7 @@ fn suffix(options: &[Choice], after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 
                 let more = if last { 0 } else { allowed };
                 best = best.min(cost.saturating_add(after[more][usize::from(need & !mask)]));
             }
-            out[allowed][usize::from(need)] = best;
+            row[usize::from(need)] = best;
         }
         if need == 0 {
             break;
