@@ -388,7 +388,11 @@ pub(super) mod tests {
 
     /// The search alone (no pictures): mate, none, or undecided within
     /// `nodes`. It is checked against brute force in tests/mate.rs.
-    fn searched(pos: &Position, tt: &MateTable, nodes: u64) -> Option<Option<Vec<Move>>> {
+    pub(in crate::mate::bounds) fn searched(
+        pos: &Position,
+        tt: &MateTable,
+        nodes: u64,
+    ) -> Option<Option<Vec<Move>>> {
         let budget = Budget::nodes(nodes);
         let shared = shared_for(&budget, tt);
         let mut s = Searcher::new(&shared, 0);

@@ -290,12 +290,12 @@ impl Dfs<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::no_mate_by_pictures;
+    use super::super::pictures::tests::searched;
     use super::super::pictures::tests::sparse_positions;
     use super::super::pictures::{no_picture_fits, pictured_for_tests, placed_for_tests};
     use crate::chess::status::brute_force_mate;
     use crate::chess::{Position, Rules, fen};
-    use crate::mate::search::{Outcome, Searcher};
-    use crate::mate::{Budget, MateTable, shared_for};
+    use crate::mate::MateTable;
 
     /// The claims the pictures make without our pieces' squares.
     fn unplaced(pos: &Position) -> bool {
@@ -309,7 +309,7 @@ mod tests {
     #[test]
     fn placed_pictures_agree_with_brute_force_and_the_search() {
         let tt = MateTable::new(16);
-        let (mut brute, mut searched) = (0, 0);
+        let (mut brute, mut n_searched) = (0, 0);
         for (rules, seed) in [(Rules::Italian, 41), (Rules::Scottish, 42)] {
             for pos in sparse_positions(rules, seed, 4000, 10, 4..=8) {
                 let claim = no_mate_by_pictures(&pos);
@@ -328,20 +328,17 @@ mod tests {
                     continue;
                 }
                 tt.clear();
-                let budget = Budget::nodes(300_000);
-                let shared = shared_for(&budget, &tt);
-                let mut s = Searcher::new(&shared, 0);
-                match s.enter_with_passes(&pos) {
-                    Outcome::Mate => panic!("{f}: the squares exclude the search's mate"),
-                    Outcome::NoMate => searched += 1,
-                    Outcome::Aborted => {}
+                match searched(&pos, &tt, 300_000) {
+                    Some(Some(_)) => panic!("{f}: the squares exclude the search's mate"),
+                    Some(None) => n_searched += 1,
+                    None => {}
                 }
             }
         }
-        eprintln!("{brute} claims by brute force, {searched} by the search");
+        eprintln!("{brute} claims by brute force, {n_searched} by the search");
         assert!(
-            brute >= 20 && searched >= 60,
-            "only {brute} and {searched} claims checked"
+            brute >= 20 && n_searched >= 60,
+            "only {brute} and {n_searched} claims checked"
         );
     }
 
@@ -358,12 +355,7 @@ mod tests {
         let long = fen::parse("8/3N4/8/4K3/4N3/8/B7/7k w - - 0 5", Rules::Italian).expect("fen");
         assert!(!no_mate_by_pictures(&long), "a mate excluded");
         let tt = MateTable::new(16);
-        let budget = Budget::nodes(1_000_000);
-        let shared = shared_for(&budget, &tt);
-        assert_eq!(
-            Searcher::new(&shared, 0).enter_with_passes(&long),
-            Outcome::Mate
-        );
+        assert!(matches!(searched(&long, &tt, 1_000_000), Some(Some(_))));
     }
 
     /// A rook and a pawn against a lone king (sermate-public p045): in 6
@@ -379,12 +371,8 @@ mod tests {
             assert!(!unplaced(&pos), "{f}: the pictures without squares fit");
             assert_eq!(no_mate_by_pictures(&pos), !mate, "{f}");
             tt.clear();
-            let budget = Budget::nodes(5_000_000);
-            let shared = shared_for(&budget, &tt);
-            let mut s = Searcher::new(&shared, 0);
-            s.without_node_pictures();
-            let want = if mate { Outcome::Mate } else { Outcome::NoMate };
-            assert_eq!(s.enter_with_passes(&pos), want, "{f}");
+            let found = searched(&pos, &tt, 5_000_000).expect("decided");
+            assert_eq!(found.is_some(), mate, "{f}");
         }
     }
 }
