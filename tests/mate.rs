@@ -267,12 +267,11 @@ fn the_ten_quiet_turn_test_keeps_to_its_budget() {
 /// budget alone, not on what the same thread asked before.
 #[test]
 fn the_quiet_test_forgets_earlier_questions() {
-    // A king the knight and bishop cannot mate within 7 moves; the finder
-    // needs thousands of nodes to prove it (with our king on b1 the
-    // move-budget bound alone proves it). Black's castling right keeps the
+    // A king the rook and bishop cannot mate within 5 moves; the finder
+    // needs thousands of nodes to prove it. Our castling right keeps the
     // mating-picture proof (which skips such positions) out, so the search
     // does the work.
-    let pos = fen::parse("4k2r/8/8/8/1K6/3N4/3B4/8 w k - 10 7", Rules::Italian).unwrap();
+    let pos = fen::parse("4k2r/8/8/8/8/8/2B5/4K2R w Kk - 10 5", Rules::Italian).unwrap();
     let (mut enough, mut short) = (1u64 << 24, 0u64);
     assert_eq!(crescendo::mate::mates_this_turn(&pos, enough), Some(false));
     while enough - short > 1 {

@@ -501,13 +501,12 @@ mod tests {
 
     #[test]
     fn a_repeated_question_is_answered_from_the_earlier_proof() {
-        // K+B+N cannot mate this king within 7 moves: a search of thousands
-        // of nodes proves it (the move-budget bound alone proves the king
-        // on b1 safe, since the Italian excuses stopped counting the square
-        // next to the king). Black's castling right keeps the mating-picture
-        // proof (which skips such positions) out, here and after White's
-        // moves, so the search does the work.
-        let pos = fen::parse("4k2r/8/8/8/1K6/3N4/3B4/8 w k - 10 7", Rules::Italian).unwrap();
+        // K+R+B+P cannot mate this king within 5 moves: a search of
+        // thousands of nodes proves it. Our castling right keeps the
+        // mating-picture proof (which skips such positions) out, here and
+        // after the pawn's and the bishop's moves, so the search does the
+        // work.
+        let pos = fen::parse("4k2r/8/8/8/8/8/P1B5/4K2R w Kk - 10 5", Rules::Italian).unwrap();
         let table = MateTable::new(1);
         let first = find_mate(&pos, &Budget::default(), &table);
         assert_eq!(first.verdict, Verdict::NoMate);
@@ -515,7 +514,7 @@ mod tests {
         let again = find_mate(&pos, &Budget::nodes(1), &table);
         assert_eq!((again.verdict, again.nodes), (Verdict::NoMate, 0));
         // The other proofs of a query are not used by the next: after a
-        // knight move and after a bishop move the searches meet (the same
+        // pawn move and after a bishop move the searches meet (the same
         // two moves in either order), yet the second takes as long as in a
         // fresh table.
         let after = |uci: &str| {
@@ -529,10 +528,10 @@ mod tests {
             p
         };
         // Moves after which the bound alone does not prove "none".
-        let (knight, bishop) = (after("d3c5"), after("d2g5"));
+        let (pawn, bishop) = (after("a2a3"), after("c2d3"));
         let table = MateTable::new(1);
         assert_eq!(
-            find_mate(&knight, &Budget::default(), &table).verdict,
+            find_mate(&pawn, &Budget::default(), &table).verdict,
             Verdict::NoMate
         );
         let warm = find_mate(&bishop, &Budget::default(), &table);

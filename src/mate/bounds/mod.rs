@@ -29,8 +29,10 @@
 //! [`pictures`] (the root's proof of "no mate" with the real ways of pawns
 //! and knights and the enemy pieces as obstacles) with [`paths`] (one
 //! piece's ways there), [`movers`] (the sets of our pieces whose
-//! pictures fit, which restrict the search's passes) and [`node_pictures`]
-//! (the pictures as a bound at every node of a long turn's search).
+//! pictures fit, which restrict the search's passes), [`squares`] (the
+//! root's pictures again with our pieces' end squares) and
+//! [`node_pictures`] (the pictures as a bound at every node of a long
+//! turn's search).
 //! Only what the mate finder and the evaluation use is visible outside.
 
 mod cache;
@@ -45,6 +47,7 @@ mod pictures;
 mod reach;
 #[cfg(test)]
 mod reference;
+mod squares;
 mod targets;
 #[cfg(test)]
 mod tests;

@@ -40,6 +40,37 @@ const FORMS: usize = 3;
 /// The ends of our `role` on `from` within `cap` moves, the cheapest per
 /// (mask, visits, last).
 pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<End> {
+    let mut out: Vec<End> = placed_ends(scene, role, from, cap)
+        .into_iter()
+        .map(|p| p.end)
+        .collect();
+    // Only the ends no other end beats: one covering and visiting as much
+    // at most as dear, not the last mover's unless this one is.
+    out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
+    let mut kept: Vec<End> = Vec::new();
+    for e in out {
+        let beaten = kept.iter().any(|k| {
+            k.mask & e.mask == e.mask && k.visits & e.visits == e.visits && (!k.last || e.last)
+        });
+        if !beaten {
+            kept.push(e);
+        }
+    }
+    kept
+}
+
+/// One way's end with the square and role it ends on.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Placed {
+    pub(super) end: End,
+    pub(super) sq: Square,
+    pub(super) role: Role,
+}
+
+/// Every end of our `role` on `from` within `cap` moves (covering a target
+/// or taking a captured piece), the fewest moves per (role, square, visits,
+/// last), in the order found (fewest moves first).
+pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Placed> {
     let nv = 1usize << scene.captured;
     let index = |form: usize, sq: Square, v: u16| (form * 64 + sq.index()) * nv + v as usize;
     // Every end where first reached (the search goes by layers, so first
@@ -53,11 +84,15 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
             mask |= scene.excuse[sq.index()];
         }
         if mask != 0 || v != 0 {
-            out.push(End {
-                mask,
-                visits: v,
-                last,
-                cost,
+            out.push(Placed {
+                end: End {
+                    mask,
+                    visits: v,
+                    last,
+                    cost,
+                },
+                sq,
+                role: r,
             });
         }
     };
@@ -87,19 +122,7 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
         }
         frontier = next;
     }
-    // Only the ends no other end beats: one covering and visiting as much
-    // at most as dear, not the last mover's unless this one is.
-    out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
-    let mut kept: Vec<End> = Vec::new();
-    for e in out {
-        let beaten = kept.iter().any(|k| {
-            k.mask & e.mask == e.mask && k.visits & e.visits == e.visits && (!k.last || e.last)
-        });
-        if !beaten {
-            kept.push(e);
-        }
-    }
-    kept
+    out
 }
 
 /// The role of `form`: 0 the piece's own, 1 a promoted queen, 2 a promoted

@@ -43,6 +43,7 @@
 //! nothing and the search decides.
 
 use super::paths::{End, FAR, ends_of};
+use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Position, Role, Square};
@@ -61,8 +62,9 @@ const MAX_COUNTED: usize = 7;
 /// is a proof that it does not mate in this turn; false proves nothing.
 pub(crate) fn no_mate_by_pictures(pos: &Position) -> bool {
     // The enemy pieces transparent first: one scene, the cheapest proof.
-    let proved =
-        pictured(pos) && (no_picture_fits(pos, &[]) || no_picture_fits(pos, &counted_enemies(pos)));
+    // Then the enemy pieces as obstacles, and our pieces on their squares.
+    let proved = pictured(pos)
+        && (no_picture_fits(pos, &[]) || no_picture_fits_in(pos, &counted_enemies(pos), true));
     log::debug!("mate pictures: no picture fits: {proved}");
     proved
 }
@@ -123,6 +125,12 @@ pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> 
 /// Does no picture fit in any scene of the `counted` enemy pieces (the
 /// others transparent)?
 pub(super) fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
+    no_picture_fits_in(pos, counted, false)
+}
+
+/// [`no_picture_fits`], with our pieces' end squares ([`super::squares`])
+/// in the scenes whose cheapest picture fits if `placed`.
+fn no_picture_fits_in(pos: &Position, counted: &[Square], placed: bool) -> bool {
     let moves = pos.moves_left();
     // Every set of counted enemy pieces that may be captured in the turn
     // (each capture is a move of its own), fewest first: a picture fits as
@@ -134,6 +142,7 @@ pub(super) fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
     sets.into_iter().all(|c| {
         let scene = Scene::new(pos, counted, c);
         min_picture_cost(pos, &scene, moves) > moves
+            || placed && !placed_picture_fits(pos, &scene, moves)
     })
 }
 
@@ -152,6 +161,19 @@ fn counted_enemies(pos: &Position) -> Vec<Square> {
     });
     out.truncate(MAX_COUNTED);
     out
+}
+
+/// [`pictured`], for the tests.
+#[cfg(test)]
+pub(super) fn pictured_for_tests(pos: &Position) -> bool {
+    pictured(pos)
+}
+
+/// The scenes of the counted enemy pieces, with our pieces' squares or
+/// not, for the tests.
+#[cfg(test)]
+pub(super) fn placed_for_tests(pos: &Position, placed: bool) -> bool {
+    pictured(pos) && no_picture_fits_in(pos, &counted_enemies(pos), placed)
 }
 
 /// One scene of the pictures: the enemy pieces captured in the turn (the
@@ -275,9 +297,15 @@ impl Scene {
     /// The targets a piece of `role` on `sq` covers at the end, through
     /// everything but the kept pieces (the pawn's: ours).
     pub(super) fn cover(&self, role: Role, sq: Square) -> u16 {
+        self.cover_through(role, sq, self.blockers)
+    }
+
+    /// The targets a piece of `role` on `sq` covers at the end, its lines
+    /// stopped by `occupied` (the pawn's: ours).
+    pub(super) fn cover_through(&self, role: Role, sq: Square, occupied: Bitboard) -> u16 {
         let attacked = match role {
             Role::Pawn => attacks::pawn(self.us, sq),
-            role => attacks::piece(role, sq, self.blockers),
+            role => attacks::piece(role, sq, occupied),
         };
         self.mask_of(attacked)
     }
@@ -360,7 +388,11 @@ pub(super) mod tests {
 
     /// The search alone (no pictures): mate, none, or undecided within
     /// `nodes`. It is checked against brute force in tests/mate.rs.
-    fn searched(pos: &Position, tt: &MateTable, nodes: u64) -> Option<Option<Vec<Move>>> {
+    pub(in crate::mate::bounds) fn searched(
+        pos: &Position,
+        tt: &MateTable,
+        nodes: u64,
+    ) -> Option<Option<Vec<Move>>> {
         let budget = Budget::nodes(nodes);
         let shared = shared_for(&budget, tt);
         let mut s = Searcher::new(&shared, 0);

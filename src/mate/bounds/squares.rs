@@ -1,0 +1,378 @@
+//! One square, one piece: the mating pictures with our pieces' end squares.
+//!
+//! The pictures' cover search ([`super::pictures`]) adds up one end per
+//! piece and forgets where each end is, so two of our pieces may end on
+//! one square there, and a piece may stand on another's line. Here, for a
+//! scene whose cheapest picture fits, the pictures are searched again with
+//! every piece's end square: each of our pieces stands on one square at
+//! the end, one piece a square (no piece of ours is taken in our turn), so
+//! - two pieces never end on one square, and a piece that ends where
+//!   another stands now makes that one move (at least one move);
+//! - the lines of our sliders at the end stop at our other pieces' end
+//!   squares (a guard or checker behind one of ours covers nothing there);
+//! - at most one piece checks from a square next to the king or as a pawn
+//!   or knight: nothing stands between such a checker and the king, so its
+//!   check was never uncovered by another move and is the last move's (a
+//!   double check has a slider's check uncovered by the last mover).
+//!
+//! Each piece's options are its ends per square (the fewest moves per
+//! square, role, captured pieces taken and last mover: nothing merged
+//! across squares, since an end on another square may be taken), staying
+//! where it stands (no move, its square known), or going elsewhere (at
+//! least one move; its square unknown, so it blocks no line and takes no
+//! square: a relaxation). A branch and bound over the pieces, bounded by
+//! the cover search over the pieces still to place (squares and lines
+//! relaxed, so a lower bound), and at the leaves the covers redrawn with
+//! the end squares as obstacles. The search gives up after [`STEPS`]
+//! steps, answering "fits" (proves nothing), so a false "no picture fits"
+//! is never the price of the limit.
+
+use super::paths::{FAR, placed_ends};
+use super::pictures::Scene;
+use crate::chess::attacks;
+use crate::chess::{Bitboard, Position, Role, Square};
+
+/// The branch and bound's steps per scene before it gives up.
+const STEPS: u32 = 200_000;
+
+/// One option of a piece: where it ends (`None`: somewhere unknown), as
+/// what, the targets covered there (lines through our pieces), the
+/// captured pieces taken, the moves, and whether it must move last.
+#[derive(Clone, Copy, Debug)]
+struct Choice {
+    sq: Option<Square>,
+    role: Role,
+    mask: u16,
+    visits: u16,
+    cost: u8,
+    last: bool,
+}
+
+/// Does a picture of `scene` fit in `moves` with one piece a square and
+/// our lines stopped by our pieces (or did the search give up)? False is a
+/// proof that no picture of the scene fits.
+pub(super) fn placed_picture_fits(pos: &Position, scene: &Scene, moves: u32) -> bool {
+    placed_steps(pos, scene, moves).0
+}
+
+/// [`placed_picture_fits`] and the steps it took.
+fn placed_steps(pos: &Position, scene: &Scene, moves: u32) -> (bool, u32) {
+    let cap = moves.min(200) as u8;
+    let mut pieces = Vec::new();
+    for from in pos.color_bb(scene.us) {
+        let Some(piece) = pos.piece_at(from) else {
+            continue;
+        };
+        pieces.push(choices(scene, piece.role, from, cap));
+    }
+    pieces.sort_by_key(Vec::len);
+    let full = scene.full();
+    let all = ((1u32 << scene.captured) - 1) as u16;
+    // rest[i]: the least cost of the pieces from i on covering at least
+    // each mask, with (1) or without (0) a last mover's end allowed.
+    let mut rest = vec![[[FAR; 512]; 2]; pieces.len() + 1];
+    // (No piece left: only the empty need is met, for nothing.)
+    rest[pieces.len()][0][0] = 0;
+    rest[pieces.len()][1][0] = 0;
+    let mut takes = vec![0u16; pieces.len() + 1];
+    for i in (0..pieces.len()).rev() {
+        rest[i] = suffix(&pieces[i], &rest[i + 1], full);
+        takes[i] = takes[i + 1] | pieces[i].iter().fold(0, |v, c| v | c.visits);
+    }
+    let mut dfs = Dfs {
+        scene,
+        pieces: &pieces,
+        rest: &rest,
+        takes: &takes,
+        full,
+        all,
+        cap,
+        steps: 0,
+        chosen: Vec::with_capacity(pieces.len()),
+        contacts: 0,
+    };
+    let fit = dfs.fits(0, false, 0, 0, 0, Bitboard::EMPTY);
+    (fit, dfs.steps)
+}
+
+/// The options of our `role` on `from` (see [`Choice`]), cheapest first.
+fn choices(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Choice> {
+    let mut out: Vec<Choice> = Vec::new();
+    for p in placed_ends(scene, role, from, cap) {
+        // Beaten by an end on the same square as the same role (found
+        // before it, so no dearer) taking as much, not the last mover's
+        // unless this one is.
+        let e = p.end;
+        let beaten = out.iter().any(|c| {
+            c.sq == Some(p.sq)
+                && c.role == p.role
+                && c.visits & e.visits == e.visits
+                && (!c.last || e.last)
+        });
+        if !beaten {
+            out.push(Choice {
+                sq: Some(p.sq),
+                role: p.role,
+                mask: e.mask,
+                visits: e.visits,
+                cost: e.cost,
+                last: e.last,
+            });
+        }
+    }
+    // Staying (if it covers nothing it is not among the ends) and going
+    // anywhere else.
+    let stays = out.iter().any(|c| c.sq == Some(from) && c.cost == 0);
+    if !stays {
+        out.push(Choice {
+            sq: Some(from),
+            role,
+            mask: 0,
+            visits: 0,
+            cost: 0,
+            last: false,
+        });
+    }
+    out.push(Choice {
+        sq: None,
+        role,
+        mask: 0,
+        visits: 0,
+        cost: 1,
+        last: false,
+    });
+    out.sort_by_key(|c| c.cost);
+    out
+}
+
+/// The least-cost table of one more piece with `options` before the
+/// pieces of `after` (see `rest` in [`placed_picture_fits`]).
+fn suffix(options: &[Choice], after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 2] {
+    // The cheapest option per (targets, last mover) is all that counts.
+    let mut kinds: Vec<(u16, bool, u8)> = Vec::new();
+    for c in options {
+        match kinds.iter_mut().find(|k| k.0 == c.mask && k.1 == c.last) {
+            Some(k) => k.2 = k.2.min(c.cost),
+            None => kinds.push((c.mask, c.last, c.cost)),
+        }
+    }
+    let mut out = [[FAR; 512]; 2];
+    let mut need = full;
+    loop {
+        for (allowed, row) in out.iter_mut().enumerate() {
+            let mut best = FAR;
+            for &(mask, last, cost) in &kinds {
+                if last && allowed == 0 {
+                    continue;
+                }
+                let more = if last { 0 } else { allowed };
+                best = best.min(cost.saturating_add(after[more][usize::from(need & !mask)]));
+            }
+            row[usize::from(need)] = best;
+        }
+        if need == 0 {
+            break;
+        }
+        need = (need - 1) & full;
+    }
+    out
+}
+
+/// The branch and bound of [`placed_picture_fits`].
+struct Dfs<'a> {
+    scene: &'a Scene,
+    pieces: &'a [Vec<Choice>],
+    rest: &'a [[[u8; 512]; 2]],
+    takes: &'a [u16],
+    full: u16,
+    all: u16,
+    cap: u8,
+    steps: u32,
+    /// The placed pieces' (role, end square) so far.
+    chosen: Vec<(Role, Square)>,
+    /// How many of them check from next to the king or as a pawn or
+    /// knight (see [`Dfs::contact`]).
+    contacts: u32,
+}
+
+impl Dfs<'_> {
+    /// Does a picture fit with pieces from `i` on still to place, the last
+    /// mover's end used (`last`), the targets `mask` covered and the
+    /// captured pieces `visits` taken for `cost` moves, our pieces standing
+    /// on `used`?
+    fn fits(
+        &mut self,
+        i: usize,
+        last: bool,
+        mask: u16,
+        visits: u16,
+        cost: u8,
+        used: Bitboard,
+    ) -> bool {
+        self.steps += 1;
+        if self.steps > STEPS {
+            return true;
+        }
+        if i == self.pieces.len() {
+            return visits == self.all && self.covers(used);
+        }
+        for c in &self.pieces[i] {
+            let cost2 = cost.saturating_add(c.cost);
+            if cost2 > self.cap {
+                break;
+            }
+            if c.last && last {
+                continue;
+            }
+            if let Some(sq) = c.sq
+                && used.contains(sq)
+            {
+                continue;
+            }
+            let (last2, mask2, visits2) = (last || c.last, mask | c.mask, visits | c.visits);
+            let need = usize::from(self.full & !mask2);
+            let bound = self.rest[i + 1][usize::from(!last2)][need];
+            if cost2.saturating_add(bound) > self.cap
+                || self.all & !visits2 & !self.takes[i + 1] != 0
+            {
+                continue;
+            }
+            let contact = c.sq.is_some_and(|sq| self.contact(c.role, sq, c.mask));
+            if contact && self.contacts > 0 {
+                continue;
+            }
+            let mut used2 = used;
+            if let Some(sq) = c.sq {
+                used2.set(sq);
+                self.chosen.push((c.role, sq));
+            }
+            self.contacts += u32::from(contact);
+            let fit = self.fits(i + 1, last2, mask2, visits2, cost2, used2);
+            self.contacts -= u32::from(contact);
+            if c.sq.is_some() {
+                self.chosen.pop();
+            }
+            if fit {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Does our `role` on `sq` (covering `mask`) check the enemy king from
+    /// a square next to it or by a pawn's or knight's attack? Nothing can
+    /// stand between, so such a check was never uncovered: it is the last
+    /// move's, and a turn has one last move.
+    fn contact(&self, role: Role, sq: Square, mask: u16) -> bool {
+        let checks = mask & 1 == 1;
+        match role {
+            Role::Pawn | Role::Knight => checks,
+            Role::King => false,
+            _ => checks && attacks::king(self.scene.king).contains(sq),
+        }
+    }
+
+    /// Do the placed pieces cover every target, their lines stopped by the
+    /// kept enemy pieces and by each other?
+    fn covers(&self, used: Bitboard) -> bool {
+        let occupied = self.scene.blockers | used;
+        let mut mask = 0;
+        for &(role, sq) in &self.chosen {
+            mask |= self.scene.cover_through(role, sq, occupied);
+            if role == Role::King {
+                mask |= self.scene.excuse[sq.index()];
+            }
+        }
+        mask & self.full == self.full
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::no_mate_by_pictures;
+    use super::super::pictures::tests::searched;
+    use super::super::pictures::tests::sparse_positions;
+    use super::super::pictures::{no_picture_fits, pictured_for_tests, placed_for_tests};
+    use crate::chess::status::brute_force_mate;
+    use crate::chess::{Position, Rules, fen};
+    use crate::mate::MateTable;
+
+    /// The claims the pictures make without our pieces' squares.
+    fn unplaced(pos: &Position) -> bool {
+        pictured_for_tests(pos) && no_picture_fits(pos, &[]) || placed_for_tests(pos, false)
+    }
+
+    /// The claims only our pieces' end squares make (the pictures without
+    /// them fit) are checked by brute force on short turns (4 moves, up to
+    /// 10 pieces) and by the search on longer ones (5-8 moves), both rule
+    /// sets; the squares never withdraw a claim.
+    #[test]
+    fn placed_pictures_agree_with_brute_force_and_the_search() {
+        let tt = MateTable::new(16);
+        let (mut brute, mut n_searched) = (0, 0);
+        for (rules, seed) in [(Rules::Italian, 41), (Rules::Scottish, 42)] {
+            for pos in sparse_positions(rules, seed, 4000, 10, 4..=8) {
+                let claim = no_mate_by_pictures(&pos);
+                let before = unplaced(&pos);
+                let f = fen::to_fen(&pos);
+                assert!(claim || !before, "{f}: the squares withdraw a claim");
+                if !claim || before {
+                    continue;
+                }
+                if pos.moves_left() <= 4 {
+                    brute += 1;
+                    assert!(
+                        brute_force_mate(&pos).is_none(),
+                        "{f}: the squares exclude a mate"
+                    );
+                    continue;
+                }
+                tt.clear();
+                match searched(&pos, &tt, 300_000) {
+                    Some(Some(_)) => panic!("{f}: the squares exclude the search's mate"),
+                    Some(None) => n_searched += 1,
+                    None => {}
+                }
+            }
+        }
+        eprintln!("{brute} claims by brute force, {n_searched} by the search");
+        assert!(
+            brute >= 20 && n_searched >= 60,
+            "only {brute} and {n_searched} claims checked"
+        );
+    }
+
+    /// Two knights, a bishop and the king against a king in the corner:
+    /// in 4 moves the pictures fit only with two of our pieces on one
+    /// square or on each other's lines (brute force: no mate); in 5 moves
+    /// (Ng5 Kf4 Kg3 Nh3 Bd5#) a picture fits and the mate is found.
+    #[test]
+    fn placed_pictures_prune_a_shared_square_but_not_a_mate() {
+        let short = fen::parse("8/3N4/8/4K3/4N3/8/B7/7k w - - 0 4", Rules::Italian).expect("fen");
+        assert!(!unplaced(&short), "the pictures without squares fit");
+        assert!(no_mate_by_pictures(&short), "the squares prove no mate");
+        assert!(brute_force_mate(&short).is_none());
+        let long = fen::parse("8/3N4/8/4K3/4N3/8/B7/7k w - - 0 5", Rules::Italian).expect("fen");
+        assert!(!no_mate_by_pictures(&long), "a mate excluded");
+        let tt = MateTable::new(16);
+        assert!(matches!(searched(&long, &tt, 1_000_000), Some(Some(_))));
+    }
+
+    /// A rook and a pawn against a lone king (sermate-public p045): in 6
+    /// moves the only pictures left check twice from next to the king
+    /// (Rf5 and a new queen on h5), which no last move does; in 7 moves
+    /// the mate (h2 h1=Q Kb4 Kc3 Kd4 Ke5 Rg7#) stays.
+    #[test]
+    fn placed_pictures_allow_one_contact_check() {
+        let tt = MateTable::new(16);
+        for (n, mate) in [(6, false), (7, true)] {
+            let f = format!("8/5r2/8/k5K1/8/7p/8/8 b - - 0 {n}");
+            let pos = fen::parse(&f, Rules::Italian).expect("fen");
+            assert!(!unplaced(&pos), "{f}: the pictures without squares fit");
+            assert_eq!(no_mate_by_pictures(&pos), !mate, "{f}");
+            tt.clear();
+            let found = searched(&pos, &tt, 5_000_000).expect("decided");
+            assert_eq!(found.is_some(), mate, "{f}");
+        }
+    }
+}
