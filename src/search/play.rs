@@ -191,9 +191,6 @@ fn threatened(
     (threat, answer.nodes)
 }
 
-/// Runs the safety net ([`super::safety`]) on the chosen turn; the search
-/// left it the rest of the time budget. Returns the opponent's mates it
-/// found against the turns it checked.
 /// What the safety net is given to check with: the finder nodes of a
 /// turn's first check, and the alternatives to try first (the planner's
 /// ranked turns, with their scores).
@@ -202,6 +199,9 @@ struct Checks<'a> {
     preferred: &'a [(i32, Vec<Move>)],
 }
 
+/// Runs the safety net ([`super::safety`]) on the chosen turn; the search
+/// left it the rest of the time budget. Returns the opponent's mates it
+/// found against the turns it checked.
 fn make_safe(
     searcher: &Searcher,
     pos: &Position,
