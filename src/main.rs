@@ -47,6 +47,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn"))
         .target(env_logger::Target::Stderr)
         .init();
+    quiet_on_closed_stdout();
     let cli = Cli::parse();
     // The subcommands search and count on this thread: the main thread's
     // 8 MiB stack is too small for the recursion over a long turn.
@@ -62,6 +63,26 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `crescendo analyse ... | head` closes the pipe early. Rust ignores
+/// SIGPIPE, so the next `println!` panics; the reader having stopped
+/// listening is not an error of ours, so exit quietly as a tool killed by
+/// SIGPIPE would, instead of printing a panic.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 fn run(cli: Cli) -> ExitCode {
