@@ -30,7 +30,8 @@
 //! and knights and the enemy pieces as obstacles) with [`paths`] (one
 //! piece's ways there), [`movers`] (the sets of our pieces whose
 //! pictures fit, which restrict the search's passes), [`squares`] (the
-//! root's pictures again with our pieces' end squares) and
+//! root's pictures again with our pieces' end squares, the whole board
+//! asked of the rules core by [`final_board`] where they name it) and
 //! [`node_pictures`] (the pictures as a bound at every node of a long
 //! turn's search).
 //! Only what the mate finder and the evaluation use is visible outside.
@@ -38,6 +39,7 @@
 mod cache;
 mod children;
 mod cover;
+mod final_board;
 mod last_moves;
 mod lower;
 mod movers;

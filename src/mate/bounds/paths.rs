@@ -18,6 +18,7 @@
 use super::pictures::Scene;
 use crate::chess::attacks;
 use crate::chess::{Role, Square};
+use rustc_hash::FxHashSet;
 
 /// "Cannot".
 pub(super) const FAR: u8 = u8::MAX;
@@ -40,9 +41,14 @@ const FORMS: usize = 3;
 /// The ends of our `role` on `from` within `cap` moves, the cheapest per
 /// (mask, visits, last).
 pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<End> {
+    // Of the ends alike but for the cost, the first found (the cheapest:
+    // they come fewest moves first); the others are beaten below anyway,
+    // and they are most of them.
+    let mut alike = FxHashSet::default();
     let mut out: Vec<End> = placed_ends(scene, role, from, cap)
         .into_iter()
         .map(|p| p.end)
+        .filter(|e| alike.insert((e.mask, e.visits, e.last)))
         .collect();
     // Only the ends no other end beats: one covering and visiting as much
     // at most as dear, not the last mover's unless this one is.
@@ -77,12 +83,18 @@ pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
     // is fewest): the states that go on, and those on a checking square
     // (the last mover's ends: a pawn or knight never stands there before).
     let mut out = Vec::new();
+    // The targets covered per (form, square), found once (they do not
+    // depend on the pieces taken on the way).
+    let mut masks = [None; FORMS * 64];
     let mut end = |form: usize, sq: Square, v: u16, cost: u8, last: bool| {
         let r = form_role(role, form);
-        let mut mask = scene.cover(r, sq);
-        if r == Role::King {
-            mask |= scene.excuse[sq.index()];
-        }
+        let mask = *masks[form * 64 + sq.index()].get_or_insert_with(|| {
+            let mut mask = scene.cover(r, sq);
+            if r == Role::King {
+                mask |= scene.excuse[sq.index()];
+            }
+            mask
+        });
         if mask != 0 || v != 0 {
             out.push(Placed {
                 end: End {
@@ -123,6 +135,40 @@ pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
         frontier = next;
     }
     out
+}
+
+/// The squares our `role` on `from` can stand on after at most `cap`
+/// moves of its ways, per role it may have there (its own, a promoted
+/// queen, a promoted knight): the fewest moves per square (`FAR`: never).
+pub(super) fn reach_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<(Role, [u8; 64])> {
+    let mut dist = [[FAR; 64]; FORMS];
+    dist[0][from.index()] = 0;
+    let mut frontier = vec![(0usize, from)];
+    let mut d = 0;
+    while !frontier.is_empty() && d < cap {
+        d += 1;
+        let mut next = Vec::new();
+        for &(form, sq) in &frontier {
+            steps(
+                scene,
+                form_role(role, form),
+                form,
+                sq,
+                |form2, t, checking, _| {
+                    if dist[form2][t.index()] == FAR {
+                        dist[form2][t.index()] = d;
+                        // A pawn or knight checking stops there (the last move).
+                        if !checking {
+                            next.push((form2, t));
+                        }
+                    }
+                },
+            );
+        }
+        frontier = next;
+    }
+    let forms = if role == Role::Pawn { FORMS } else { 1 };
+    (0..forms).map(|f| (form_role(role, f), dist[f])).collect()
 }
 
 /// The role of `form`: 0 the piece's own, 1 a promoted queen, 2 a promoted

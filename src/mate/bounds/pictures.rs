@@ -348,9 +348,10 @@ pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap
     best[0] = 0;
     // The states reached so far (the table is mostly unreached).
     let mut reached = vec![0];
+    // One way's updates, applied after it (each way ends once).
+    let mut updates: Vec<(usize, u8)> = Vec::new();
     for ends in ways {
-        let mut next = best.clone();
-        let mut more = Vec::new();
+        updates.clear();
         for &i in &reached {
             let base = best[i];
             let (l, mask, v) = (i / (masks * nv), i / nv % masks, i % nv);
@@ -362,16 +363,17 @@ pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap
                 let to = usize::from(e.last) | l;
                 let taken = v | (e.visits as usize & all);
                 let j = (to * masks + (mask | e.mask as usize)) * nv + taken;
-                if cost <= cap && cost < next[j] {
-                    if next[j] == FAR {
-                        more.push(j);
-                    }
-                    next[j] = cost;
+                if cost <= cap && cost < best[j] {
+                    updates.push((j, cost));
                 }
             }
         }
-        reached.extend(more);
-        best = next;
+        for &(j, cost) in &updates {
+            if best[j] == FAR {
+                reached.push(j);
+            }
+            best[j] = best[j].min(cost);
+        }
     }
     best[full * nv + all].min(best[(masks + full) * nv + all])
 }

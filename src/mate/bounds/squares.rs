@@ -27,13 +27,19 @@
 //! steps, answering "fits" (proves nothing), so a false "no picture fits"
 //! is never the price of the limit.
 
-use super::paths::{FAR, placed_ends};
+use super::final_board::{FinalBoard, Mover};
+use super::paths::{FAR, placed_ends, reach_of};
 use super::pictures::Scene;
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Position, Role, Square};
 
 /// The branch and bound's steps per scene before it gives up.
 const STEPS: u32 = 200_000;
+/// The steps one board asked of the rules core counts for.
+const BOARD_STEPS: u32 = 20;
+/// Pictures with more pieces placed "elsewhere" are not asked of the
+/// rules core (every pair of squares and more: too many boards).
+const MAX_AWAY: usize = 2;
 
 /// One option of a piece: where it ends (`None`: somewhere unknown), as
 /// what, the targets covered there (lines through our pieces), the
@@ -58,14 +64,24 @@ pub(super) fn placed_picture_fits(pos: &Position, scene: &Scene, moves: u32) -> 
 /// [`placed_picture_fits`] and the steps it took.
 fn placed_steps(pos: &Position, scene: &Scene, moves: u32) -> (bool, u32) {
     let cap = moves.min(200) as u8;
-    let mut pieces = Vec::new();
+    let mut both = Vec::new();
     for from in pos.color_bb(scene.us) {
         let Some(piece) = pos.piece_at(from) else {
             continue;
         };
-        pieces.push(choices(scene, piece.role, from, cap));
+        both.push((choices(scene, piece.role, from, cap), (piece.role, from)));
     }
-    pieces.sort_by_key(Vec::len);
+    both.sort_by_key(|b| b.0.len());
+    let (pieces, froms): (Vec<_>, Vec<_>) = both.into_iter().unzip();
+    // Where each piece may stand before the turn's last move: on its ways
+    // within one move less than the turn.
+    let movers: Vec<Mover> = froms
+        .iter()
+        .map(|&(role, from)| Mover {
+            prev: squares_within(scene, role, from, cap.saturating_sub(1)),
+            pawn: role == Role::Pawn,
+        })
+        .collect();
     let full = scene.full();
     let all = ((1u32 << scene.captured) - 1) as u16;
     // rest[i]: the least cost of the pieces from i on covering at least
@@ -90,26 +106,52 @@ fn placed_steps(pos: &Position, scene: &Scene, moves: u32) -> (bool, u32) {
         steps: 0,
         chosen: Vec::with_capacity(pieces.len()),
         contacts: 0,
+        board: FinalBoard::of(pos, scene),
+        froms: &froms,
+        movers: &movers,
+        placed_of: Vec::with_capacity(froms.len()),
+        away: Vec::new(),
     };
     let fit = dfs.fits(0, false, 0, 0, 0, Bitboard::EMPTY);
     (fit, dfs.steps)
 }
 
+/// The squares of `dist` (fewest moves per square) within `within` moves.
+fn below(dist: &[u8; 64], within: u8) -> Bitboard {
+    let mut out = Bitboard::EMPTY;
+    for (s, &d) in dist.iter().enumerate() {
+        if d <= within {
+            out.set(Square(s as u8));
+        }
+    }
+    out
+}
+
+/// The squares our `role` on `from` may stand on within `within` moves
+/// of its ways, in any role.
+fn squares_within(scene: &Scene, role: Role, from: Square, within: u8) -> Bitboard {
+    reach_of(scene, role, from, within)
+        .iter()
+        .fold(Bitboard::EMPTY, |b, (_, dist)| b | below(dist, within))
+}
+
 /// The options of our `role` on `from` (see [`Choice`]), cheapest first.
 fn choices(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Choice> {
     let mut out: Vec<Choice> = Vec::new();
+    // The choices kept so far per (role, square), as indices of `out`.
+    let mut at: Vec<Vec<usize>> = vec![Vec::new(); 6 * 64];
     for p in placed_ends(scene, role, from, cap) {
         // Beaten by an end on the same square as the same role (found
         // before it, so no dearer) taking as much, not the last mover's
         // unless this one is.
         let e = p.end;
-        let beaten = out.iter().any(|c| {
-            c.sq == Some(p.sq)
-                && c.role == p.role
-                && c.visits & e.visits == e.visits
-                && (!c.last || e.last)
+        let here = &mut at[p.role.index() * 64 + p.sq.index()];
+        let beaten = here.iter().any(|&j| {
+            let c: &Choice = &out[j];
+            c.visits & e.visits == e.visits && (!c.last || e.last)
         });
         if !beaten {
+            here.push(out.len());
             out.push(Choice {
                 sq: Some(p.sq),
                 role: p.role,
@@ -156,6 +198,17 @@ fn suffix(options: &[Choice], after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 
             None => kinds.push((c.mask, c.last, c.cost)),
         }
     }
+    // Beaten kinds (another covers as much at most as dear, not the last
+    // mover's unless this one is) never give the least: dropped, since
+    // the table costs a pass over the kinds per mask.
+    kinds.sort_unstable_by_key(|k| (k.2, k.1, !k.0));
+    let mut kept: Vec<(u16, bool, u8)> = Vec::with_capacity(kinds.len());
+    for k in kinds {
+        if !kept.iter().any(|b| b.0 & k.0 == k.0 && (!b.1 || k.1)) {
+            kept.push(k);
+        }
+    }
+    let kinds = kept;
     let mut out = [[FAR; 512]; 2];
     let mut need = full;
     loop {
@@ -193,6 +246,17 @@ struct Dfs<'a> {
     /// How many of them check from next to the king or as a pawn or
     /// knight (see [`Dfs::contact`]).
     contacts: u32,
+    /// The board without our pieces, where the scene names every enemy
+    /// piece: a picture placing all our pieces is asked of the rules core.
+    board: Option<FinalBoard>,
+    /// Each piece's role and square now (as `pieces`).
+    froms: &'a [(Role, Square)],
+    /// Each piece's squares before the last move (as `pieces`).
+    movers: &'a [Mover],
+    /// The pieces of `chosen` (indices of `pieces`).
+    placed_of: Vec<usize>,
+    /// The pieces placed "elsewhere" so far (indices of `pieces`).
+    away: Vec<usize>,
 }
 
 impl Dfs<'_> {
@@ -214,7 +278,7 @@ impl Dfs<'_> {
             return true;
         }
         if i == self.pieces.len() {
-            return visits == self.all && self.covers(used);
+            return visits == self.all && self.covers(used) && self.mates(cost);
         }
         for c in &self.pieces[i] {
             let cost2 = cost.saturating_add(c.cost);
@@ -242,15 +306,22 @@ impl Dfs<'_> {
                 continue;
             }
             let mut used2 = used;
-            if let Some(sq) = c.sq {
-                used2.set(sq);
-                self.chosen.push((c.role, sq));
+            match c.sq {
+                Some(sq) => {
+                    used2.set(sq);
+                    self.chosen.push((c.role, sq));
+                    self.placed_of.push(i);
+                }
+                None => self.away.push(i),
             }
             self.contacts += u32::from(contact);
             let fit = self.fits(i + 1, last2, mask2, visits2, cost2, used2);
             self.contacts -= u32::from(contact);
             if c.sq.is_some() {
                 self.chosen.pop();
+                self.placed_of.pop();
+            } else {
+                self.away.pop();
             }
             if fit {
                 return true;
@@ -270,6 +341,38 @@ impl Dfs<'_> {
             Role::King => false,
             _ => checks && attacks::king(self.scene.king).contains(sq),
         }
+    }
+
+    /// Is the enemy mated on the board of the picture, where the picture
+    /// names the whole board but for at most one piece placed elsewhere
+    /// (every square tried for it)? Else true: nothing known.
+    fn mates(&mut self, cost: u8) -> bool {
+        let Some(board) = &self.board else {
+            return true;
+        };
+        if self.away.len() > MAX_AWAY {
+            return true;
+        }
+        // Each piece elsewhere was counted one move: it ends where its
+        // ways reach within one move more than the moves to spare.
+        let within = 1 + self.cap - cost;
+        let away: Vec<(Vec<(Role, Bitboard)>, Mover)> = self
+            .away
+            .iter()
+            .map(|&i| {
+                let (role, from) = self.froms[i];
+                let squares = reach_of(self.scene, role, from, within)
+                    .into_iter()
+                    .map(|(r, dist)| (r, below(&dist, within)))
+                    .collect();
+                (squares, self.movers[i])
+            })
+            .collect();
+        let placed: Vec<Mover> = self.placed_of.iter().map(|&i| self.movers[i]).collect();
+        let budget = (STEPS.saturating_sub(self.steps) / BOARD_STEPS).max(1);
+        let (m, asked) = board.mates_with(&self.chosen, &placed, &away, budget);
+        self.steps += asked * BOARD_STEPS;
+        m
     }
 
     /// Do the placed pieces cover every target, their lines stopped by the
