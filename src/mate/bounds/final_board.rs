@@ -237,8 +237,7 @@ impl FinalBoard {
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::no_mate_by_pictures;
-    use super::super::pictures::tests::{searched, sparse_positions};
-    use crate::chess::status::brute_force_mate;
+    use super::super::pictures::tests::{check_claim, searched, sparse_positions};
     use crate::chess::{Position, Rules, fen};
     use crate::mate::MateTable;
     use std::cell::Cell;
@@ -270,26 +269,10 @@ pub(super) mod tests {
                 let before = without(&pos);
                 let f = fen::to_fen(&pos);
                 assert!(claim || !before, "{f}: the final board withdraws a claim");
-                if !claim {
+                if !claim || before {
                     continue;
                 }
-                if before {
-                    continue;
-                }
-                if pos.moves_left() <= 4 {
-                    brute += 1;
-                    assert!(
-                        brute_force_mate(&pos).is_none(),
-                        "{f}: the final board excludes a mate"
-                    );
-                    continue;
-                }
-                tt.clear();
-                match searched(&pos, &tt, 300_000) {
-                    Some(Some(_)) => panic!("{f}: the final board excludes the search's mate"),
-                    Some(None) => n_searched += 1,
-                    None => {}
-                }
+                check_claim(&pos, &tt, "the final board", &mut brute, &mut n_searched);
             }
             // Turns with a mate are never claimed: every position along
             // the search's mating lines (the claim is for any node).

@@ -405,6 +405,33 @@ pub(super) mod tests {
         }
     }
 
+    /// Checks a claim of "no mate" on `pos` (made by `what`): by brute
+    /// force on turns of up to 4 moves, else by the search (300,000 nodes;
+    /// undecided ones are skipped), counted in `brute` / `by_search`.
+    pub(in crate::mate::bounds) fn check_claim(
+        pos: &Position,
+        tt: &MateTable,
+        what: &str,
+        brute: &mut u32,
+        by_search: &mut u32,
+    ) {
+        let f = fen::to_fen(pos);
+        if pos.moves_left() <= 4 {
+            *brute += 1;
+            assert!(
+                brute_force_mate(pos).is_none(),
+                "{f}: {what} excludes a mate"
+            );
+            return;
+        }
+        tt.clear();
+        match searched(pos, tt, 300_000) {
+            Some(Some(_)) => panic!("{f}: {what} excludes the search's mate"),
+            Some(None) => *by_search += 1,
+            None => {}
+        }
+    }
+
     /// Turn starts of random games with at most `max_pieces` pieces, each
     /// re-posed as a turn of `n` moves (drawn from `ns`), under `rules`.
     pub(in crate::mate::bounds) fn sparse_positions(

@@ -393,8 +393,8 @@ impl Dfs<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::no_mate_by_pictures;
-    use super::super::pictures::tests::searched;
     use super::super::pictures::tests::sparse_positions;
+    use super::super::pictures::tests::{check_claim, searched};
     use super::super::pictures::{no_picture_fits, pictured_for_tests, placed_for_tests};
     use crate::chess::status::brute_force_mate;
     use crate::chess::{Position, Rules, fen};
@@ -422,20 +422,7 @@ mod tests {
                 if !claim || before {
                     continue;
                 }
-                if pos.moves_left() <= 4 {
-                    brute += 1;
-                    assert!(
-                        brute_force_mate(&pos).is_none(),
-                        "{f}: the squares exclude a mate"
-                    );
-                    continue;
-                }
-                tt.clear();
-                match searched(&pos, &tt, 300_000) {
-                    Some(Some(_)) => panic!("{f}: the squares exclude the search's mate"),
-                    Some(None) => n_searched += 1,
-                    None => {}
-                }
+                check_claim(&pos, &tt, "the squares", &mut brute, &mut n_searched);
             }
         }
         eprintln!("{brute} claims by brute force, {n_searched} by the search");
