@@ -190,6 +190,22 @@ fn finishes(pos: &Position, dead_ends: &mut FxHashSet<[u64; 4]>) -> bool {
     false
 }
 
+/// Is `turn` the rest of a legal turn from `pos`: every move legal in its
+/// place, and the turn ended by its last move (or cut short there by having
+/// no move left)?
+pub fn is_legal_turn(pos: &Position, turn: &[Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &mv) in turn.iter().enumerate() {
+        if !legal_moves(&p).contains(mv) {
+            return false;
+        }
+        if p.play(mv).turn_ended {
+            return i + 1 == turn.len();
+        }
+    }
+    legal_moves(&p).is_empty()
+}
+
 /// Is the side to move mated at the start of its turn (either kind of mate)?
 #[inline]
 pub fn is_mated(pos: &Position) -> bool {
@@ -235,4 +251,42 @@ fn walk_mating_lines(
         line.pop();
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Rules;
+    use crate::chess::notation::parse_uci;
+
+    /// The moves of `texts` read one after the other from `pos`; a move that
+    /// does not read ends the list (the rest is then not a legal turn).
+    fn moves(pos: &Position, texts: &[&str]) -> Vec<Move> {
+        let mut p = pos.clone();
+        let mut out = Vec::new();
+        for text in texts {
+            let mv = parse_uci(&p, text).expect("a legal move");
+            p.play(mv);
+            out.push(mv);
+        }
+        out
+    }
+
+    #[test]
+    fn a_legal_turn_is_whole_legal_and_ends_at_its_last_move() {
+        let start = Position::startpos(Rules::Italian);
+        assert!(is_legal_turn(&start, &moves(&start, &["e2e4"])));
+        let after_e4 = start.after_moves(&moves(&start, &["e2e4"]));
+        // Black's turn 2 has two moves: one is cut short, three run over.
+        let two = moves(&after_e4, &["e7e5", "d7d5"]);
+        assert!(is_legal_turn(&after_e4, &two));
+        assert!(!is_legal_turn(&after_e4, &two[..1]));
+        let over = moves(&after_e4, &["e7e5", "d7d5", "d2d4"]);
+        assert!(!is_legal_turn(&after_e4, &over));
+        // A move that is not legal where it stands: e2e4 again, from the
+        // empty e2 and by the wrong side.
+        let mut illegal = two.clone();
+        illegal[1] = moves(&start, &["e2e4"])[0];
+        assert!(!is_legal_turn(&after_e4, &illegal));
+    }
 }

@@ -18,7 +18,7 @@ use super::score::Score;
 use super::searcher::Searcher;
 use super::time::{self, Net, TimePlan};
 use super::worker::NODE_SLACK;
-use crate::chess::{Move, Position};
+use crate::chess::{Move, Position, status};
 use std::cell::Cell;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -139,6 +139,17 @@ fn decide(
             stop,
             &mut result,
         );
+    }
+    if result.turn != searched && !status::is_legal_turn(pos, &result.turn) {
+        // The planner and the net build turns of their own; one cut short
+        // or with an illegal move would forfeit the game, so the rules core
+        // has the last word and the search's own turn is played instead.
+        log::error!(
+            "not a legal turn, the search's turn played: {:?}",
+            result.turn
+        );
+        result.turn = searched.clone();
+        result.pv = searched.clone();
     }
     if (result.turn != searched || !reported.get()) && !result.turn.is_empty() {
         // The planner or the net changed the turn, or no iteration was

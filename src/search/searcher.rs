@@ -190,7 +190,6 @@ pub(super) struct Shared<'a> {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
-    use crate::chess::legal_moves;
     use crate::chess::{Rules, fen};
     use crate::mate::{self, Verdict};
     use crate::search::Score;
@@ -204,19 +203,7 @@ pub(super) mod tests {
         }
     }
 
-    /// Is `turn` a whole legal turn from `pos` (or one cut short by having no move left)?
-    pub(in crate::search) fn is_legal_turn(pos: &Position, turn: &[Move]) -> bool {
-        let mut p = pos.clone();
-        for (i, &mv) in turn.iter().enumerate() {
-            if !legal_moves(&p).contains(mv) {
-                return false;
-            }
-            if p.play(mv).turn_ended {
-                return i + 1 == turn.len();
-            }
-        }
-        legal_moves(&p).is_empty()
-    }
+    pub(in crate::search) use crate::chess::status::is_legal_turn;
 
     /// `go nodes N` counts every node: `run` under each (nodes, threads)
     /// limit spends at most N and the slack, and answers a legal turn, on
