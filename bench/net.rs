@@ -71,6 +71,7 @@ fn lost_turns() {
             deadline: Some(Instant::now() + Duration::from_millis(ms)),
             threads: 1,
             max_nodes: None,
+            breadth: Default::default(),
         };
         let outcome = secure(&pos, &turn, budget, &stop, &table);
         spent += outcome.nodes;

@@ -212,6 +212,7 @@ impl Engine {
             deadline: None,
             threads: self.budget.threads,
             max_nodes: None,
+            breadth: Default::default(),
         };
         if let Verdict::Replaced { turn, .. } =
             secure(pos, played, budget, &self.stop, &self.table).verdict

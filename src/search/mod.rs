@@ -17,6 +17,7 @@
 
 mod baseline;
 pub mod bench;
+mod breadth;
 mod eval;
 pub mod levels;
 mod limits;
@@ -35,6 +36,7 @@ mod tt;
 mod worker;
 
 pub use baseline::random_turn;
+pub use breadth::Breadth;
 pub use limits::{Limits, MAX_DEPTH, ROOT_MATE_NODES, SAFETY_NODES, TREE_MATE_NODES};
 pub use play::play;
 pub use result::{Line, SearchInfo, SearchResult};

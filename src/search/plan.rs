@@ -9,6 +9,7 @@
 //! The search's own turn is scored the same way and kept unless a
 //! candidate is clearly better; the safety net then checks the choice.
 
+use super::breadth::Breadth;
 use super::eval::{VALUES, evaluate_static};
 use super::limits::Limits;
 use super::raid::raid;
@@ -76,13 +77,14 @@ pub fn search_share(plan: &TimePlan, started: Instant) -> TimePlan {
 }
 
 /// Replaces the search's turn in `result` by the planner's choice
-/// ([`choose`], until `deadline`), counting its nodes. Under `go nodes`
+/// ([`choose`] as wide as `breadth`, until `deadline`), counting its nodes. Under `go nodes`
 /// only when what the search left covers the planner's most. Returns the
 /// candidate turns not seen mated, best first (for the safety net).
 pub fn replan(
     pos: &Position,
     limits: &Limits,
     deadline: Option<Instant>,
+    breadth: Breadth,
     stop: &Arc<AtomicBool>,
     table: &MateTable,
     result: &mut SearchResult,
@@ -98,6 +100,7 @@ pub fn replan(
         &result.turn,
         &limits.searchmoves,
         deadline,
+        breadth,
         stop,
         table,
     );
@@ -121,7 +124,8 @@ pub fn plans(pos: &Position) -> bool {
 
 /// The turn to play from `pos`: `searched` (the search's choice) unless a
 /// whole candidate turn scores at least [`MARGIN`] better after the
-/// opponent's reply. Starts nothing after `deadline` or `stop`.
+/// opponent's reply. `breadth` grows the candidates, raids and probes.
+/// Starts nothing after `deadline` or `stop`.
 /// Returns the chosen turn, every turn scored and not seen mated (best
 /// first), and the finder and raid nodes spent.
 pub fn choose(
@@ -129,6 +133,7 @@ pub fn choose(
     searched: &[Move],
     first_moves: &[Move],
     deadline: Option<Instant>,
+    breadth: Breadth,
     stop: &Arc<AtomicBool>,
     table: &MateTable,
 ) -> (Planned, Vec<Planned>, u64) {
@@ -145,7 +150,7 @@ pub fn choose(
         return (own, Vec::new(), nodes);
     }
     let score = |turn: &[Move], nodes: &mut u64| {
-        let (s, n) = reply_score(pos, turn, deadline, stop, table);
+        let (s, n) = reply_score(pos, turn, deadline, breadth, stop, table);
         *nodes += n;
         s
     };
@@ -154,9 +159,9 @@ pub fn choose(
         score: score(searched, &mut nodes),
     };
     let mut scored: Vec<Planned> = Vec::new();
-    for (_, turn) in beam(pos, Order::Score, first_moves, deadline)
+    for (_, turn) in beam(pos, Order::Score, first_moves, deadline, breadth)
         .into_iter()
-        .take(CANDIDATES)
+        .take(breadth.count(CANDIDATES))
     {
         if out_of_time() {
             break;
@@ -184,11 +189,12 @@ pub fn choose(
 #[cfg(test)]
 fn ranked(pos: &Position, table: &MateTable) -> Vec<Planned> {
     let stop = Arc::new(AtomicBool::new(false));
-    let mut out: Vec<Planned> = beam(pos, Order::Score, &[], None)
+    let normal = Breadth::default();
+    let mut out: Vec<Planned> = beam(pos, Order::Score, &[], None, normal)
         .into_iter()
         .take(CANDIDATES)
         .map(|(_, turn)| Planned {
-            score: reply_score(pos, &turn, None, &stop, table).0,
+            score: reply_score(pos, &turn, None, normal, &stop, table).0,
             turn,
         })
         .collect();
@@ -199,11 +205,13 @@ fn ranked(pos: &Position, table: &MateTable) -> Vec<Planned> {
 /// The mover's score of the position after `turn`, counting what the
 /// opponent's next turn can do: a mate the probe finds, else the static
 /// score less the material its raid takes and the mate threat of the
-/// move-budget bound. Also the nodes spent.
+/// move-budget bound. Also the nodes spent. `breadth` grows the raid and
+/// the probe.
 fn reply_score(
     pos: &Position,
     turn: &[Move],
     deadline: Option<Instant>,
+    breadth: Breadth,
     stop: &Arc<AtomicBool>,
     table: &MateTable,
 ) -> (i32, u64) {
@@ -219,7 +227,7 @@ fn reply_score(
     let mut nodes = 0;
     if need <= moves {
         let budget = mate::Budget {
-            nodes: MATE_PROBE_NODES,
+            nodes: breadth.scale(MATE_PROBE_NODES),
             deadline,
             threads: 1,
             stop: Some(stop),
@@ -231,7 +239,7 @@ fn reply_score(
         }
     }
     let threat = THREAT_PER_MOVE * (moves + 1 - need) as i32;
-    let taken = raid(&after, RAID_NODES);
+    let taken = raid(&after, breadth.scale(RAID_NODES));
     nodes += taken.nodes;
     let lost = (taken.gain - retaken(&after, &taken.line)).max(0);
     (-evaluate_static(&after) - threat - lost, nodes)
@@ -312,11 +320,12 @@ mod tests {
         for rules in [Rules::Italian, Rules::Scottish] {
             let pos = after(rules, &["b1c3", "b7b6,g7g5"]);
             let bad = line(&pos, "d2d4,c1g5,g5e7");
-            let (chosen, ranked, _) = choose(&pos, &bad, &[], None, &stop, &table);
+            let normal = Breadth::default();
+            let (chosen, ranked, _) = choose(&pos, &bad, &[], None, normal, &stop, &table);
             assert!(ranked.windows(2).all(|w| w[0].score >= w[1].score));
             assert_ne!(chosen.turn, bad, "{rules:?}");
             assert!(is_legal_turn(&pos, &chosen.turn));
-            let (walked_in, _) = reply_score(&pos, &bad, None, &stop, &table);
+            let (walked_in, _) = reply_score(&pos, &bad, None, normal, &stop, &table);
             // The raid's knight is taken back (330); the rest is lost.
             assert!(walked_in < -1000, "{rules:?}: {walked_in}");
             assert!(chosen.score > walked_in + 800, "{rules:?}: {chosen:?}");

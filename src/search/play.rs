@@ -7,6 +7,7 @@
 //! turn, with the rest of the time, and replaces it when it can.
 
 use super::baseline;
+use super::breadth::Breadth;
 use super::levels::{Baseline, Rng, Style, handicap, overlooks, weakened};
 use super::limits::{Limits, SAFETY_NODES};
 use super::plan;
@@ -114,6 +115,7 @@ fn decide(
             pos,
             limits,
             plan.hard,
+            Breadth::of(limits),
             stop,
             searcher.mate_table(),
             &mut result,
@@ -190,7 +192,9 @@ fn threatened(
         return (false, 0);
     }
     let budget = crate::mate::Budget {
-        nodes: THREAT_NODES.min(limits.nodes.unwrap_or(u64::MAX) / 10),
+        nodes: Breadth::of(limits)
+            .scale(THREAT_NODES)
+            .min(limits.nodes.unwrap_or(u64::MAX) / 10),
         deadline: time::budget(limits)
             .hard
             .map(|t| started + t * THREAT_TIME_SHARE / 100),
@@ -238,6 +242,7 @@ fn make_safe(
         deadline: plan.turn,
         threads,
         max_nodes,
+        breadth: Breadth::of(limits),
     };
     let mut outcome = safety::secure_within(
         pos,

@@ -13,6 +13,7 @@
 //! remains, or a proved-safe alternative is played; when every turn
 //! checked is mated, the one whose mate was hardest to find is played.
 
+use super::breadth::Breadth;
 use super::eval::evaluate_static;
 use super::root_moves;
 use crate::chess::status::is_mated;
@@ -70,6 +71,9 @@ pub struct SafetyBudget {
     /// Mate-finder nodes the whole net may spend at most (what `go nodes`
     /// leaves it); `None`: only the limits above.
     pub max_nodes: Option<u64>,
+    /// Grows the score beam's width and the candidates checked at most
+    /// with the turn's time.
+    pub breadth: Breadth,
 }
 
 /// What the safety net decided about a turn.
@@ -326,12 +330,18 @@ impl Checker<'_> {
         let mut queue: std::collections::VecDeque<_> = if self.out_of_budget() {
             Default::default()
         } else {
-            let beamed = beam(pos, Order::Score, self.first_moves, self.budget.deadline);
+            let beamed = beam(
+                pos,
+                Order::Score,
+                self.first_moves,
+                self.budget.deadline,
+                self.budget.breadth,
+            );
             self.preferred.iter().cloned().chain(beamed).collect()
         };
         let mut sheltered = false;
         while let Some((score, turn)) = queue.pop_front() {
-            if self.out_of_budget() || searched >= MAX_CANDIDATES {
+            if self.out_of_budget() || searched >= self.budget.breadth.count(MAX_CANDIDATES) {
                 break;
             }
             if turn == rejected || !tried.insert(turn.clone()) {
@@ -353,7 +363,9 @@ impl Checker<'_> {
             if !sheltered && (searched >= SHELTER_AFTER || queue.is_empty()) {
                 sheltered = true;
                 let rest = std::mem::take(&mut queue).into();
-                let shelter = beam(pos, Order::Shelter, self.first_moves, self.budget.deadline);
+                let normal = Breadth::default();
+                let deadline = self.budget.deadline;
+                let shelter = beam(pos, Order::Shelter, self.first_moves, deadline, normal);
                 queue = interleave(shelter, rest).into();
             }
         }
@@ -460,19 +472,23 @@ pub fn candidate_turns_from(
     order: Order,
     first_moves: &[Move],
 ) -> Vec<(i32, Vec<Move>)> {
-    beam(pos, order, first_moves, None)
+    beam(pos, order, first_moves, None, Breadth::default())
 }
 
 /// [`candidate_turns_from`] that stops at `deadline` with the turns
 /// completed so far: in long turns the shelter beam's bounds take tens of
 /// milliseconds on a loaded machine, past the net's deadline (so it is
 /// looked at before each partial turn is expanded, not only each step).
+/// The score beam is `breadth` times [`BEAM_WIDTH`] wide; the shelter beam
+/// (a move-budget bound per child) is kept narrow by its callers.
 pub(super) fn beam(
     pos: &Position,
     order: Order,
     first_moves: &[Move],
     deadline: Option<Instant>,
+    breadth: Breadth,
 ) -> Vec<(i32, Vec<Move>)> {
+    let width = breadth.count(BEAM_WIDTH);
     let mut beam = vec![Partial {
         pos: pos.clone(),
         moves: Vec::new(),
@@ -515,7 +531,7 @@ pub(super) fn beam(
             }
         }
         next.sort_by_key(|p| Reverse(p.score));
-        beam = diverse(next, BEAM_WIDTH);
+        beam = diverse(next, width);
     }
     done.sort_by_key(|d| Reverse(d.0));
     done
@@ -598,6 +614,7 @@ mod tests {
             deadline: None,
             threads: 1,
             max_nodes: None,
+            breadth: Breadth::default(),
         }
     }
 
@@ -646,6 +663,7 @@ mod tests {
             deadline: None,
             threads: 1,
             max_nodes: None,
+            breadth: Breadth::default(),
         };
         let outcome = secure(&pos, losing, generous, &stop, &table);
         let Verdict::Replaced { turn, .. } = outcome.verdict else {
@@ -754,6 +772,7 @@ mod tests {
             deadline: None,
             threads: 1,
             max_nodes: None,
+            breadth: Breadth::default(),
         }
     }
 
@@ -912,8 +931,9 @@ mod tests {
         // a loaded machine: with the deadline past, no step is expanded.
         let pos = position("b7/3n4/4k3/8/8/2p4p/N1K4P/8 w - - 0 11");
         for order in [Order::Score, Order::Shelter] {
-            assert!(beam(&pos, order, &[], Some(Instant::now())).is_empty());
-            assert!(!beam(&pos, order, &[], None).is_empty());
+            let normal = Breadth::default();
+            assert!(beam(&pos, order, &[], Some(Instant::now()), normal).is_empty());
+            assert!(!beam(&pos, order, &[], None, normal).is_empty());
         }
     }
 
