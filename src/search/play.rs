@@ -61,11 +61,13 @@ fn decide(
     }
     // The one time plan of the turn: the search's share, then the net's.
     let handicap = handicap(style.skill);
+    // How wide the turn's whole-turn looks are: one value for all three.
+    let breadth = Breadth::of(limits);
     let mut threat_nodes = 0;
     let net = match limits.safety_nodes {
         Some(0) => Net::Off,
         _ if handicap.is_none() => {
-            let (threat, nodes) = threatened(pos, limits, started, stop, searcher);
+            let (threat, nodes) = threatened(pos, limits, breadth, started, stop, searcher);
             threat_nodes = nodes;
             if threat { Net::Threatened } else { Net::After }
         }
@@ -115,7 +117,7 @@ fn decide(
             pos,
             limits,
             plan.hard,
-            Breadth::of(limits),
+            breadth,
             stop,
             searcher.mate_table(),
             &mut result,
@@ -136,6 +138,7 @@ fn decide(
             Checks {
                 nodes: safety_nodes,
                 preferred: &ranked,
+                breadth,
             },
             &plan,
             stop,
@@ -182,6 +185,7 @@ const THREAT_TIME_SHARE: u32 = 5;
 fn threatened(
     pos: &Position,
     limits: &Limits,
+    breadth: Breadth,
     started: Instant,
     stop: &Arc<AtomicBool>,
     searcher: &Searcher,
@@ -192,7 +196,7 @@ fn threatened(
         return (false, 0);
     }
     let budget = crate::mate::Budget {
-        nodes: Breadth::of(limits)
+        nodes: breadth
             .scale(THREAT_NODES)
             .min(limits.nodes.unwrap_or(u64::MAX) / 10),
         deadline: time::budget(limits)
@@ -208,10 +212,11 @@ fn threatened(
 
 /// What the safety net is given to check with: the finder nodes of a
 /// turn's first check, and the alternatives to try first (the planner's
-/// ranked turns, with their scores).
+/// ranked turns, with their scores), and the turn's breadth.
 struct Checks<'a> {
     nodes: u64,
     preferred: &'a [(i32, Vec<Move>)],
+    breadth: Breadth,
 }
 
 /// Runs the safety net ([`super::safety`]) on the chosen turn; the search
@@ -242,7 +247,7 @@ fn make_safe(
         deadline: plan.turn,
         threads,
         max_nodes,
-        breadth: Breadth::of(limits),
+        breadth: checks.breadth,
     };
     let mut outcome = safety::secure_within(
         pos,
@@ -332,7 +337,15 @@ mod tests {
         let limits = Limits::default();
         let look = |text: &str| {
             let pos = fen::parse(text, Rules::Italian).unwrap();
-            threatened(&pos, &limits, Instant::now(), &stop, &searcher).0
+            threatened(
+                &pos,
+                &limits,
+                Breadth::of(&limits),
+                Instant::now(),
+                &stop,
+                &searcher,
+            )
+            .0
         };
         // Black passes: White's five moves mate (Nd6 or Nf6 and the rest).
         assert!(look(
@@ -381,6 +394,7 @@ mod tests {
             Checks {
                 nodes: SAFETY_NODES,
                 preferred: &[],
+                breadth: Breadth::of(&limits),
             },
             &plan,
             &stop,

@@ -237,8 +237,8 @@ impl FinalBoard {
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::no_mate_by_pictures;
-    use super::super::pictures::tests::{check_claim, searched, sparse_positions};
-    use crate::chess::{Position, Rules, fen};
+    use super::super::pictures::tests::{check_along, check_layer, searched, sparse_positions};
+    use crate::chess::{Position, Rules};
     use crate::mate::MateTable;
     use std::cell::Cell;
 
@@ -262,33 +262,16 @@ pub(super) mod tests {
     #[test]
     fn final_boards_agree_with_brute_force_and_the_search() {
         let tt = MateTable::new(16);
-        let (mut brute, mut n_searched, mut mates) = (0, 0, 0);
-        for (rules, seed) in [(Rules::Italian, 51), (Rules::Scottish, 52)] {
-            for pos in sparse_positions(rules, seed, 4000, 10, 4..=7) {
-                let claim = no_mate_by_pictures(&pos);
-                let before = without(&pos);
-                let f = fen::to_fen(&pos);
-                assert!(claim || !before, "{f}: the final board withdraws a claim");
-                if !claim || before {
-                    continue;
-                }
-                check_claim(&pos, &tt, "the final board", &mut brute, &mut n_searched);
-            }
+        let seeds = [(Rules::Italian, 51), (Rules::Scottish, 52)];
+        let (brute, n_searched) = check_layer("the final board", without, seeds, 4..=7, &tt);
+        let mut mates = 0;
+        for (rules, seed) in seeds {
             // Turns with a mate are never claimed: every position along
             // the search's mating lines (the claim is for any node).
             for pos in sparse_positions(rules, seed + 10, 1500, 10, 4..=7) {
                 tt.clear();
                 if let Some(Some(line)) = searched(&pos, &tt, 100_000) {
-                    let mut p = pos.clone();
-                    for &mv in &line {
-                        assert!(
-                            !no_mate_by_pictures(&p),
-                            "{}: a mate excluded along {line:?}",
-                            fen::to_fen(&pos)
-                        );
-                        mates += 1;
-                        p.play(mv);
-                    }
+                    mates += check_along(&pos, &line);
                 }
             }
         }

@@ -432,6 +432,34 @@ pub(super) mod tests {
         }
     }
 
+    /// The claims only one layer of the pictures makes, checked: on 4,000
+    /// sparse turns a seed (up to 10 pieces, turn lengths `ns`), under each
+    /// of `seeds`' rule sets, the pictures with the layer and `without` it
+    /// are compared; a layer never withdraws a claim, and each claim it
+    /// adds goes to [`check_claim`]. Returns the claims checked by brute
+    /// force and by the search.
+    pub(in crate::mate::bounds) fn check_layer(
+        layer: &str,
+        without: fn(&Position) -> bool,
+        seeds: [(Rules, u64); 2],
+        ns: std::ops::RangeInclusive<u32>,
+        tt: &MateTable,
+    ) -> (u32, u32) {
+        let (mut brute, mut by_search) = (0, 0);
+        for (rules, seed) in seeds {
+            for pos in sparse_positions(rules, seed, 4000, 10, ns.clone()) {
+                let claim = super::super::no_mate_by_pictures(&pos);
+                let before = without(&pos);
+                let f = fen::to_fen(&pos);
+                assert!(claim || !before, "{f}: {layer} withdraws a claim");
+                if claim && !before {
+                    check_claim(&pos, tt, layer, &mut brute, &mut by_search);
+                }
+            }
+        }
+        (brute, by_search)
+    }
+
     /// Turn starts of random games with at most `max_pieces` pieces, each
     /// re-posed as a turn of `n` moves (drawn from `ns`), under `rules`.
     pub(in crate::mate::bounds) fn sparse_positions(
@@ -465,7 +493,7 @@ pub(super) mod tests {
 
     /// Asserts that no position along the mating `line` from `pos` is
     /// claimed; returns how many were checked.
-    fn check_along(pos: &Position, line: &[Move]) -> usize {
+    pub(in crate::mate::bounds) fn check_along(pos: &Position, line: &[Move]) -> usize {
         let mut p = pos.clone();
         for &mv in line {
             assert!(

@@ -393,8 +393,7 @@ impl Dfs<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::no_mate_by_pictures;
-    use super::super::pictures::tests::sparse_positions;
-    use super::super::pictures::tests::{check_claim, searched};
+    use super::super::pictures::tests::{check_layer, searched};
     use super::super::pictures::{no_picture_fits, pictured_for_tests, placed_for_tests};
     use crate::chess::status::brute_force_mate;
     use crate::chess::{Position, Rules, fen};
@@ -412,19 +411,8 @@ mod tests {
     #[test]
     fn placed_pictures_agree_with_brute_force_and_the_search() {
         let tt = MateTable::new(16);
-        let (mut brute, mut n_searched) = (0, 0);
-        for (rules, seed) in [(Rules::Italian, 41), (Rules::Scottish, 42)] {
-            for pos in sparse_positions(rules, seed, 4000, 10, 4..=8) {
-                let claim = no_mate_by_pictures(&pos);
-                let before = unplaced(&pos);
-                let f = fen::to_fen(&pos);
-                assert!(claim || !before, "{f}: the squares withdraw a claim");
-                if !claim || before {
-                    continue;
-                }
-                check_claim(&pos, &tt, "the squares", &mut brute, &mut n_searched);
-            }
-        }
+        let seeds = [(Rules::Italian, 41), (Rules::Scottish, 42)];
+        let (brute, n_searched) = check_layer("the squares", unplaced, seeds, 4..=8, &tt);
         eprintln!("{brute} claims by brute force, {n_searched} by the search");
         assert!(
             brute >= 20 && n_searched >= 60,
