@@ -136,6 +136,13 @@ fn decide(
             Checks {
                 nodes: safety_nodes,
                 preferred: &ranked,
+                // The levels were spaced without the rescue's time
+                // (bench/strength.md): they keep the usual end.
+                rescue: if handicap.is_none() {
+                    plan.rescue
+                } else {
+                    plan.turn
+                },
             },
             &plan,
             stop,
@@ -208,10 +215,13 @@ fn threatened(
 
 /// What the safety net is given to check with: the finder nodes of a
 /// turn's first check, and the alternatives to try first (the planner's
-/// ranked turns, with their scores).
+/// ranked turns, with their scores), and when it must stop looking for a
+/// safe turn once the search's is proved lost.
 struct Checks<'a> {
     nodes: u64,
     preferred: &'a [(i32, Vec<Move>)],
+    /// The turn's end once the search's turn is proved lost.
+    rescue: Option<Instant>,
 }
 
 /// Runs the safety net ([`super::safety`]) on the chosen turn; the search
@@ -240,6 +250,7 @@ fn make_safe(
     let budget = SafetyBudget {
         nodes_per_check: checks.nodes,
         deadline: plan.turn,
+        rescue: checks.rescue,
         threads,
         max_nodes,
         breadth: Breadth::of(limits),
@@ -372,6 +383,7 @@ mod tests {
             soft: None,
             hard: None,
             turn: None,
+            rescue: None,
         };
         let limits = Limits::default();
         let mates = make_safe(
@@ -381,6 +393,7 @@ mod tests {
             Checks {
                 nodes: SAFETY_NODES,
                 preferred: &[],
+                rescue: None,
             },
             &plan,
             &stop,
