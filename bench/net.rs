@@ -69,6 +69,7 @@ fn lost_turns() {
         let budget = SafetyBudget {
             nodes_per_check: nodes,
             deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            rescue: None,
             threads: 1,
             max_nodes: None,
             breadth: Default::default(),

@@ -210,6 +210,7 @@ impl Engine {
         let budget = SafetyBudget {
             nodes_per_check: self.budget.safe_turn_nodes,
             deadline: None,
+            rescue: None,
             threads: self.budget.threads,
             max_nodes: None,
             breadth: Default::default(),

@@ -73,6 +73,7 @@ pub fn search_share(plan: &TimePlan, started: Instant) -> TimePlan {
         soft: cut(plan.soft),
         hard: cut(plan.hard),
         turn: plan.turn,
+        rescue: plan.rescue,
     }
 }
 

@@ -139,6 +139,13 @@ fn decide(
                 nodes: safety_nodes,
                 preferred: &ranked,
                 breadth,
+                // The levels were spaced without the rescue's time
+                // (bench/strength.md): they keep the usual end.
+                rescue: if handicap.is_none() {
+                    plan.rescue
+                } else {
+                    plan.turn
+                },
             },
             &plan,
             stop,
@@ -212,11 +219,14 @@ fn threatened(
 
 /// What the safety net is given to check with: the finder nodes of a
 /// turn's first check, and the alternatives to try first (the planner's
-/// ranked turns, with their scores), and the turn's breadth.
+/// ranked turns, with their scores), the turn's breadth, and when it
+/// must stop looking for a safe turn once the search's is proved lost.
 struct Checks<'a> {
     nodes: u64,
     preferred: &'a [(i32, Vec<Move>)],
     breadth: Breadth,
+    /// The turn's end once the search's turn is proved lost.
+    rescue: Option<Instant>,
 }
 
 /// Runs the safety net ([`super::safety`]) on the chosen turn; the search
@@ -245,6 +255,7 @@ fn make_safe(
     let budget = SafetyBudget {
         nodes_per_check: checks.nodes,
         deadline: plan.turn,
+        rescue: checks.rescue,
         threads,
         max_nodes,
         breadth: checks.breadth,
@@ -385,6 +396,7 @@ mod tests {
             soft: None,
             hard: None,
             turn: None,
+            rescue: None,
         };
         let limits = Limits::default();
         let mates = make_safe(
@@ -395,6 +407,7 @@ mod tests {
                 nodes: SAFETY_NODES,
                 preferred: &[],
                 breadth: Breadth::of(&limits),
+                rescue: None,
             },
             &plan,
             &stop,

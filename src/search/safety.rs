@@ -66,6 +66,11 @@ pub struct SafetyBudget {
     /// `go depth`, tests) it spends at most [`TOTAL_CHECKS`] first checks'
     /// nodes, and a check grows to [`MAX_ESCALATION`] times the first.
     pub deadline: Option<Instant>,
+    /// Once the search's turn is proved to lose, the net looks for a safe
+    /// one until this instant instead (if later than `deadline`): a turn
+    /// played into a mate ends the game, and the clock's reserve is worth
+    /// less than that. `None`: `deadline` holds throughout.
+    pub rescue: Option<Instant>,
     /// Threads each check runs on (the finder races them on one table).
     pub threads: usize,
     /// Mate-finder nodes the whole net may spend at most (what `go nodes`
@@ -179,6 +184,7 @@ pub fn secure_within(
         now + d.saturating_duration_since(now) / 2
     });
     checker.settle(pos, &mut chosen, half);
+    checker.budget.deadline = net_deadline(&checker.budget, chosen.safety);
     let verdict = match chosen.safety {
         Safety::Proved => Verdict::Safe,
         _ => checker.alternative(pos, chosen),
@@ -187,6 +193,15 @@ pub fn secure_within(
         verdict,
         nodes: checker.nodes,
         refutations: checker.refutations,
+    }
+}
+
+/// The net's deadline once the search's own turn is settled: the rescue's
+/// when that turn is proved to lose.
+fn net_deadline(budget: &SafetyBudget, chosen: Safety) -> Option<Instant> {
+    match (budget.deadline, budget.rescue) {
+        (Some(d), Some(r)) if chosen == Safety::Mated => Some(d.max(r)),
+        (d, _) => d,
     }
 }
 
@@ -612,6 +627,7 @@ mod tests {
         SafetyBudget {
             nodes_per_check: 200_000,
             deadline: None,
+            rescue: None,
             threads: 1,
             max_nodes: None,
             breadth: Breadth::default(),
@@ -661,6 +677,7 @@ mod tests {
         let generous = SafetyBudget {
             nodes_per_check: 4_000_000,
             deadline: None,
+            rescue: None,
             threads: 1,
             max_nodes: None,
             breadth: Breadth::default(),
@@ -770,10 +787,40 @@ mod tests {
         SafetyBudget {
             nodes_per_check: crate::search::SAFETY_NODES,
             deadline: None,
+            rescue: None,
             threads: 1,
             max_nodes: None,
             breadth: Breadth::default(),
         }
+    }
+
+    /// Only a turn proved to lose gets the rescue's time, never less than
+    /// the usual end, and no deadline (`go nodes`, `go depth`) stays none.
+    #[test]
+    fn only_a_lost_turn_gets_the_rescue_time() {
+        let now = Instant::now();
+        let (usual, rescue) = (
+            now + std::time::Duration::from_millis(100),
+            now + std::time::Duration::from_millis(400),
+        );
+        let budget = SafetyBudget {
+            deadline: Some(usual),
+            rescue: Some(rescue),
+            ..default_budget()
+        };
+        assert_eq!(net_deadline(&budget, Safety::Mated), Some(rescue));
+        assert_eq!(net_deadline(&budget, Safety::Unclear), Some(usual));
+        assert_eq!(net_deadline(&budget, Safety::Proved), Some(usual));
+        let early = SafetyBudget {
+            rescue: Some(now),
+            ..budget
+        };
+        assert_eq!(net_deadline(&early, Safety::Mated), Some(usual));
+        let untimed = SafetyBudget {
+            deadline: None,
+            ..budget
+        };
+        assert_eq!(net_deadline(&untimed, Safety::Mated), None);
     }
 
     fn played(pos: &Position, turn: &[Move]) -> Position {

@@ -99,6 +99,7 @@ impl Searcher {
             soft: deadline,
             hard: deadline,
             turn: deadline,
+            rescue: deadline,
         };
         Worker::new(&shared, &Limits::default(), &plan, 0).complete_turn(pos, pv)
     }
@@ -358,6 +359,7 @@ pub(super) mod tests {
                 soft: Some(now),
                 hard: Some(now),
                 turn: Some(now + turn),
+                rescue: Some(now + turn),
             };
             Searcher::new(4).search_until(&pos, &Limits::default(), &plan, &stop, |_| {})
         };
@@ -389,6 +391,7 @@ pub(super) mod tests {
             soft: Some(now + Duration::from_millis(4)),
             hard: Some(now + Duration::from_secs(30)),
             turn: Some(now + Duration::from_secs(30)),
+            rescue: Some(now + Duration::from_secs(30)),
         };
         let stop = Arc::new(AtomicBool::new(false));
         let r = Searcher::new(4).search_until(&pos, &Limits::default(), &plan, &stop, |_| {});
