@@ -177,19 +177,23 @@ mod tests {
         assert_eq!(budget(&limits).hard, Some(ms(90)));
     }
 
+    /// `left` ms on the clock, 50 ms increment, 10 ms `Move Overhead`.
+    fn on_clock(left: u64) -> Limits {
+        Limits {
+            clock: Some(Clock {
+                time: ms(left),
+                increment: ms(50),
+                movestogo: None,
+            }),
+            move_overhead: ms(10),
+            ..Limits::default()
+        }
+    }
+
     #[test]
     fn clock_budget_stays_far_from_the_flag() {
         for left in [0, 3, 50, 1000, 60_000] {
-            let limits = Limits {
-                clock: Some(Clock {
-                    time: ms(left),
-                    increment: ms(50),
-                    movestogo: None,
-                }),
-                move_overhead: ms(10),
-                ..Limits::default()
-            };
-            let b = budget(&limits);
+            let b = budget(&on_clock(left));
             let hard = b.hard.unwrap();
             assert!(b.soft.unwrap() <= hard);
             assert!(hard <= ms(left / 2).max(ms(1)), "{left}: {hard:?}");
@@ -222,33 +226,24 @@ mod tests {
 
     #[test]
     fn a_lost_turn_may_take_a_share_of_the_clock_but_never_past_movetime() {
-        let clock = |left| Limits {
-            clock: Some(Clock {
-                time: ms(left),
-                increment: ms(50),
-                movestogo: None,
-            }),
-            move_overhead: ms(10),
-            ..Limits::default()
-        };
         for left in [0, 3, 50, 1000, 5000, 60_000] {
-            let b = budget(&clock(left));
+            let b = budget(&on_clock(left));
             let (hard, rescue) = (b.hard.unwrap(), b.rescue.unwrap());
             let usable = ms(left).saturating_sub(ms(10) + SAFETY);
             assert!(hard <= rescue, "{left}");
             assert!(rescue <= (usable * RESCUE_SHARE / 100).max(FLOOR), "{left}");
         }
         // At 1+0.05 the rescue is well beyond the usual turn.
-        let b = budget(&clock(1000));
+        let b = budget(&on_clock(1000));
         assert!(b.rescue.unwrap() > b.hard.unwrap() * 3 / 2);
         let fixed = Limits {
             movetime: Some(ms(100)),
-            ..clock(1000)
+            ..on_clock(1000)
         };
         let b = budget(&fixed);
         assert_eq!(b.rescue, b.hard);
         let started = Instant::now();
-        let p = plan(&clock(1000), started, Net::After);
+        let p = plan(&on_clock(1000), started, Net::After);
         assert!(p.turn.unwrap() < p.rescue.unwrap());
     }
 
