@@ -7,12 +7,13 @@
 //! bounded (depth and nodes, a smaller mate budget at turn starts, so threats
 //! of a long mate are overlooked more often), and the turn is chosen among
 //! the best MultiPV lines with a temperature: the mistakes are plausible
-//! second-best turns, never random moves. Below Club the player also
-//! overlooks the opponent's long mating attack in some of its long turns
-//! (Novice in all of them: the safety net does not check that turn); this
-//! is the mistake that separates the levels, since in games between weak
-//! players little else decides: both trade everything off and neither can
-//! mate what is left.
+//! second-best turns, never random moves. The safety net checks each turn
+//! with fewer nodes the lower the level, and Intermediate thinks only a part
+//! of its time. Below Club the player also overlooks the opponent's long
+//! mating attack in some of its long turns (Novice in all of them: the
+//! safety net does not check that turn). The net is what separates the
+//! levels, since in games between weak players little else decides: both
+//! trade everything off and neither can mate what is left.
 
 use super::limits::Limits;
 use super::result::{SearchInfo, SearchResult};
@@ -22,6 +23,7 @@ use super::time::TimePlan;
 use crate::chess::Position;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// The highest `Skill Level` (full strength).
 pub const MAX_SKILL: u32 = 20;
@@ -121,6 +123,9 @@ pub struct Handicap {
     /// overlook the opponent's mating attack: the turn is played without
     /// the safety net's check.
     pub overlook: f64,
+    /// The percentage of the search's time the level thinks (the net
+    /// keeps its own time).
+    pub think_share: u32,
 }
 
 /// Turns shorter than this are always checked by the safety net: every
@@ -132,7 +137,7 @@ pub const OVERLOOK_FROM: u32 = 6;
 /// (the named levels; linear in between): Novice never checks a long turn,
 /// and from Club on every turn is checked. Tuned by 200-game matches of
 /// each level against the one below (bench/strength.md).
-const OVERLOOK: [f64; 5] = [1.0, 0.70, 0.22, 0.17, 0.0];
+const OVERLOOK: [f64; 5] = [1.0, 0.65, 0.40, 0.17, 0.0];
 
 /// The root mate finder's nodes at the named levels (linear in between):
 /// Novice finds only short mates of its own, which costs it games against
@@ -142,8 +147,18 @@ const ROOT_MATE: [f64; 5] = [10_000.0, 141_000.0, 200_000.0, 283_000.0, 400_000.
 /// The safety net's nodes per turn checked at the named levels (linear in
 /// between). Novice checks only short turns, where a check is cheap, and
 /// checks them fully: with 50 000 nodes it lost many more games to
-/// `random`, whose mates come as surprises, and no more to Beginner.
-const NET: [f64; 5] = [400_000.0, 70_710.0, 100_000.0, 141_421.0, 200_000.0];
+/// `random`, whose mates come as surprises, and no more to Beginner. Above
+/// it the budget is what spaces the top: full strength's net has 400 000
+/// nodes and the clock's time, Club's a fifth of that (with 200 000 nodes
+/// full strength scored only 60 % against it), and Intermediate's turns
+/// also think a quarter of the time ([`THINK`]).
+const NET: [f64; 5] = [400_000.0, 15_000.0, 15_000.0, 25_000.0, 80_000.0];
+
+/// The percentage of the search's time the named levels think (linear in
+/// between): Intermediate searches as little as Casual does, which the
+/// node limit stops first, and is told from it by its net. Club thinks
+/// fully, its net is its handicap.
+const THINK: [f64; 5] = [100.0, 100.0, 100.0, 25.0, 100.0];
 
 /// The handicap of `skill` (`None` at full strength).
 pub fn handicap(skill: u32) -> Option<Handicap> {
@@ -160,6 +175,7 @@ pub fn handicap(skill: u32) -> Option<Handicap> {
         multipv: 4,
         temperature: 20 + (MAX_SKILL - skill) as i32 * 6,
         overlook: by_level(&OVERLOOK, skill),
+        think_share: by_level(&THINK, skill).round() as u32,
     })
 }
 
@@ -236,7 +252,9 @@ pub(super) fn weakened(
     weak.infinite = false;
     // The handicap's own lines are not the user's: show only the MultiPV asked for.
     let shown = limits.multipv.max(1);
-    let mut result = searcher.search_until(pos, &weak, plan, stop, |info| {
+    let started = limits.started.unwrap_or_else(Instant::now);
+    let thinking = plan.thinking(started, h.think_share);
+    let mut result = searcher.search_until(pos, &weak, &thinking, stop, |info| {
         if info.multipv <= shown {
             on_info(info);
         }
@@ -327,6 +345,17 @@ mod tests {
         assert_eq!(novice.safety_nodes, crate::search::SAFETY_NODES);
         assert_eq!(novice.overlook, 1.0);
         assert_eq!(handicap(16).unwrap().root_mate_nodes, 400_000);
+    }
+
+    #[test]
+    fn only_the_upper_levels_think_less_and_club_thinks_fully() {
+        let share = |skill| handicap(skill).unwrap().think_share;
+        for skill in 0..MAX_SKILL {
+            assert!((1..=100).contains(&share(skill)), "skill {skill}");
+        }
+        assert_eq!(share(8), 100);
+        assert!(share(12) < share(8) && share(12) < share(16));
+        assert_eq!(share(16), 100);
     }
 
     #[test]

@@ -93,6 +93,21 @@ pub struct TimePlan {
     pub rescue: Option<Instant>,
 }
 
+impl TimePlan {
+    /// This plan with the search's time cut to `percent` % of what it had
+    /// from `started`: a level that thinks less. The net keeps its end.
+    pub fn thinking(&self, started: Instant, percent: u32) -> TimePlan {
+        let cut = |t: Option<Instant>| {
+            t.map(|t| started + t.saturating_duration_since(started) * percent / 100)
+        };
+        TimePlan {
+            soft: cut(self.soft),
+            hard: cut(self.hard),
+            ..*self
+        }
+    }
+}
+
 /// The plan of a turn started at `started` under `limits`.
 pub fn plan(limits: &Limits, started: Instant, net: Net) -> TimePlan {
     let budget = budget(limits);
@@ -188,6 +203,19 @@ mod tests {
             move_overhead: ms(10),
             ..Limits::default()
         }
+    }
+
+    #[test]
+    fn a_level_thinking_less_cuts_only_the_search_share() {
+        let started = Instant::now();
+        let full = plan(&on_clock(1000), started, Net::After);
+        let cut = full.thinking(started, 25);
+        let length = |t: Option<Instant>| t.unwrap() - started;
+        assert_eq!(length(cut.soft), length(full.soft) / 4);
+        assert_eq!(length(cut.hard), length(full.hard) / 4);
+        assert!(cut.hard < full.hard && cut.soft <= cut.hard);
+        assert_eq!((cut.turn, cut.rescue), (full.turn, full.rescue));
+        assert_eq!(full.thinking(started, 100), full);
     }
 
     #[test]
