@@ -193,6 +193,7 @@ fn run_shards(
                 rules: pos.rules().name().to_string(),
                 turns: args.turns,
                 shards: range.shards,
+                split: perft::SPLIT,
             };
             Some(perft::ResultsFile::open(path, id)?)
         }
@@ -200,13 +201,17 @@ fn run_shards(
     };
     let started = Instant::now();
     let mut total = perft::SequenceCounts::default();
+    // Opened once for the range, and only if a shard is still to count.
+    let mut opened: Option<perft::Shards> = None;
     for shard in range.first..=range.last {
         if let Some(done) = results.as_ref().and_then(|r| r.get(shard)) {
             total.add(done);
             continue;
         }
+        let shards =
+            opened.get_or_insert_with(|| perft::Shards::new(pos, args.turns, range.shards));
         let shard_started = Instant::now();
-        let c = perft::shard_sequences(pos, args.turns, shard - 1, range.shards, args.threads);
+        let c = shards.count(shard - 1, args.threads);
         if c.overflowed() {
             return Err(OVERFLOW.into());
         }

@@ -70,7 +70,14 @@ pub struct CountId {
     pub rules: String,
     pub turns: u32,
     pub shards: usize,
+    /// How the tree was split into the shards ([`SPLIT`] now): lines of
+    /// another split name other pieces of the count, never mixed in.
+    pub split: u32,
 }
+
+/// The split of [`super::Shards`]: 2, opened to the start of the last turn.
+/// (1, whose lines carry no `split` key: opened to 64 nodes a shard.)
+pub const SPLIT: u32 = 2;
 
 /// The finished shards of one count, read from and appended to a file.
 pub struct ResultsFile {
@@ -150,6 +157,7 @@ impl ResultsFile {
             "fen": self.id.fen,
             "rules": self.id.rules,
             "turns": self.id.turns,
+            "split": self.id.split,
             "shard": format!("{shard}/{}", self.id.shards),
             "sequences": counts.sequences,
             "stalemates": counts.stalemates,
@@ -183,6 +191,10 @@ fn parse_line(line: &str) -> Option<(CountId, usize, SequenceCounts)> {
         rules: v["rules"].as_str()?.to_string(),
         turns: u32::try_from(v["turns"].as_u64()?).ok()?,
         shards: n.parse().ok()?,
+        split: match v.get("split") {
+            Some(split) => u32::try_from(split.as_u64()?).ok()?,
+            None => 1,
+        },
     };
     let counts = SequenceCounts {
         sequences: v["sequences"].as_u64()?,
@@ -256,6 +268,7 @@ mod tests {
             rules: "italian".into(),
             turns: 4,
             shards: 3,
+            split: SPLIT,
         };
         let counts = |n| SequenceCounts {
             sequences: n,
@@ -274,6 +287,13 @@ mod tests {
             .unwrap()
             .record(2, counts(7), 0.1)
             .unwrap();
+        // A line of the first split (no `split` key) counts other pieces.
+        let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+        raw.write_all(
+            b"{\"fen\":\"start\",\"rules\":\"italian\",\"turns\":4,\"shard\":\"2/3\",\
+              \"sequences\":9,\"stalemates\":0,\"mates\":0,\"seconds\":1.0}\n",
+        )
+        .unwrap();
         // A run killed while writing shard 3.
         let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
         raw.write_all(b"{\"fen\":\"start\",\"ru").unwrap();

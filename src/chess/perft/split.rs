@@ -29,15 +29,61 @@ pub fn sequences(pos: &Position, turns: u32, threads: usize) -> SequenceCounts {
     run.finish(threads).0[0]
 }
 
-/// Nodes opened per shard before a sharded count ([`shard_sequences`]) is
-/// split: enough that the shards' shares of the uneven subtrees even out.
-const NODES_PER_SHARD: usize = 64;
+/// Open nodes past which a sharded count ([`Shards`]) opens no further
+/// level: each level multiplies them by some 30 (and each holds a
+/// position), so this bounds the memory of an opening that would not reach
+/// the last turn (four turns from the start position open 1.5 million
+/// nodes into 8 million).
+const SHARD_OPEN_LIMIT: usize = 4 << 20;
 
-/// Shard `shard` (from 0) of `shards` of [`sequences`]: the tree is opened
-/// breadth first, the same way whatever the thread count, into at least
-/// [`NODES_PER_SHARD`] nodes per shard; the shard counts every `shards`-th
-/// of them (from the `shard`-th), and shard 0 also the sequences that ended
-/// while opening. The shards' counts add up to [`sequences`].
+/// A count of [`sequences`] split into shards. The tree is opened breadth
+/// first, the same way whatever the thread count, to the start of the last
+/// turn (or until [`SHARD_OPEN_LIMIT`] nodes), equal nodes merged: every
+/// distinct position from which the last turn is counted is one node, so
+/// that the last turn, where nearly all the work is, is counted once per
+/// position, however many sequences reach it (four turns from the start
+/// position: 131 million sequences reach 8 million positions). Shard `k`
+/// (from 0) counts every `shards`-th node from the `k`-th, and shard 0 also
+/// the sequences that ended while opening; the shards' counts add up to
+/// [`sequences`].
+pub struct Shards {
+    tasks: Vec<Task>,
+    ended: Tally,
+    shards: usize,
+}
+
+impl Shards {
+    pub fn new(pos: &Position, turns: u32, shards: usize) -> Shards {
+        let mut run = Run::new(Mode::Bulk, 1);
+        run.push(0, pos.clone(), turns, 1);
+        while run.tasks.len() < SHARD_OPEN_LIMIT && run.tasks.iter().any(|t| t.turns > 1) {
+            run.open_level(|task| task.turns > 1);
+        }
+        Shards {
+            tasks: run.tasks,
+            ended: run.tallies[0],
+            shards: shards.max(1),
+        }
+    }
+
+    /// Counts shard `shard` (from 0) on `threads` threads.
+    pub fn count(&self, shard: usize, threads: usize) -> SequenceCounts {
+        let mut run = Run::new(Mode::Bulk, 1);
+        if shard == 0 {
+            run.tallies[0] = self.ended;
+        }
+        run.tasks = self
+            .tasks
+            .iter()
+            .skip(shard)
+            .step_by(self.shards)
+            .cloned()
+            .collect();
+        run.finish(threads).0[0]
+    }
+}
+
+/// Shard `shard` (from 0) of `shards` of [`sequences`] (see [`Shards`]).
 pub fn shard_sequences(
     pos: &Position,
     turns: u32,
@@ -45,12 +91,7 @@ pub fn shard_sequences(
     shards: usize,
     threads: usize,
 ) -> SequenceCounts {
-    let shards = shards.max(1);
-    let mut run = Run::new(Mode::Bulk, 1);
-    run.push(0, pos.clone(), turns, 1);
-    run.open(shards.saturating_mul(NODES_PER_SHARD));
-    run.keep_shard(shard, shards);
-    run.finish(threads).0[0]
+    Shards::new(pos, turns, shards).count(shard, threads)
 }
 
 /// [`super::perft`] (exact `positions`) on `threads` threads.
@@ -100,6 +141,7 @@ pub fn divide_with_total_on(
 }
 
 /// A node still to count, reached by `weight` sequences.
+#[derive(Clone)]
 struct Task {
     pos: Position,
     turns: u32,
@@ -160,46 +202,30 @@ impl Run {
         }
     }
 
-    /// Keeps the open nodes of one shard (every `shards`-th from the
-    /// `shard`-th) and, in shard 0 only, the sequences already ended.
-    fn keep_shard(&mut self, shard: usize, shards: usize) {
-        let tasks = std::mem::take(&mut self.tasks);
-        self.tasks = tasks
-            .into_iter()
-            .enumerate()
-            .filter(|(i, _)| i % shards == shard)
-            .map(|(_, task)| task)
-            .collect();
-        self.index.clear();
-        if shard != 0 {
-            self.tallies.fill(Tally::default());
-        }
-    }
-
-    /// May this node be opened here? A bulk node is counted whole by a
-    /// thread (opening it would make every last move).
-    fn opens(&self, task: &Task) -> bool {
-        !(self.walk.mode == Mode::Bulk && is_bulk_node(&task.pos, task.turns))
-    }
-
     /// Opens the nodes one move deeper, all at once, until there are
     /// `want` of them or none can be opened.
     fn open(&mut self, want: usize) {
-        while self.tasks.len() < want && self.tasks.iter().any(|t| self.opens(t)) {
-            let level = std::mem::take(&mut self.tasks);
-            self.index.clear();
-            for task in level {
-                if !self.opens(&task) {
-                    self.push(task.part, task.pos, task.turns, task.weight);
-                    continue;
-                }
-                let moves = legal_moves(&task.pos);
-                if moves.is_empty() {
-                    self.tallies[task.part as usize].add(stuck(&task.pos).times(task.weight));
-                }
-                for &mv in moves.iter() {
-                    self.add(task.part, step(&task.pos, mv, task.turns), task.weight);
-                }
+        let mode = self.walk.mode;
+        while self.tasks.len() < want && self.tasks.iter().any(|t| opens(mode, t)) {
+            self.open_level(|task| opens(mode, task));
+        }
+    }
+
+    /// Opens every node that `opens` one move deeper (the others stay).
+    fn open_level(&mut self, opens: impl Fn(&Task) -> bool) {
+        let level = std::mem::take(&mut self.tasks);
+        self.index.clear();
+        for task in level {
+            if !opens(&task) {
+                self.push(task.part, task.pos, task.turns, task.weight);
+                continue;
+            }
+            let moves = legal_moves(&task.pos);
+            if moves.is_empty() {
+                self.tallies[task.part as usize].add(stuck(&task.pos).times(task.weight));
+            }
+            for &mv in moves.iter() {
+                self.add(task.part, step(&task.pos, mv, task.turns), task.weight);
             }
         }
     }
@@ -247,6 +273,12 @@ impl Run {
         }
         (tallies, ends)
     }
+}
+
+/// May this node be opened by [`Run::open`]? A bulk node is counted whole
+/// by a thread (opening it would make every last move).
+fn opens(mode: Mode, task: &Task) -> bool {
+    !(mode == Mode::Bulk && is_bulk_node(&task.pos, task.turns))
 }
 
 /// One thread's counts by part and end positions by part.
