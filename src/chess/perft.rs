@@ -12,9 +12,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use shard::{CountId, ResultsFile, SPLIT, ShardRange};
-pub use split::{
-    Shards, divide_sequences, divide_with_total_on, perft_on, sequences, shard_sequences,
-};
+pub use split::{Shards, divide_sequences, divide_with_total_on, perft_on, sequences};
 
 /// The most moves one perft may enumerate (plies for [`chess_perft`]). The
 /// walks recurse once per move, so an unbounded request (a turn of 10000

@@ -232,7 +232,7 @@ mod tests {
     /// stalemates) while the tree is being opened.
     #[test]
     fn the_shards_add_up_to_the_count() {
-        use crate::chess::perft::{sequences, shard_sequences};
+        use crate::chess::perft::{Shards, sequences};
         use crate::chess::{Rules, fen};
         for (text, turns) in [
             (fen::START_FEN, 3),
@@ -247,9 +247,10 @@ mod tests {
                 let pos = fen::parse(text, rules).unwrap();
                 let whole = sequences(&pos, turns, 1);
                 for (shards, threads) in [(1, 1), (2, 2), (7, 1), (40, 2)] {
+                    let opened = Shards::new(&pos, turns, shards);
                     let mut sum = SequenceCounts::default();
                     for shard in 0..shards {
-                        sum.add(shard_sequences(&pos, turns, shard, shards, threads));
+                        sum.add(opened.count(shard, threads));
                     }
                     assert_eq!(sum, whole, "{rules} {text} {shards} shards");
                 }

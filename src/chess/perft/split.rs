@@ -83,17 +83,6 @@ impl Shards {
     }
 }
 
-/// Shard `shard` (from 0) of `shards` of [`sequences`] (see [`Shards`]).
-pub fn shard_sequences(
-    pos: &Position,
-    turns: u32,
-    shard: usize,
-    shards: usize,
-    threads: usize,
-) -> SequenceCounts {
-    Shards::new(pos, turns, shards).count(shard, threads)
-}
-
 /// [`super::perft`] (exact `positions`) on `threads` threads.
 pub fn perft_on(pos: &Position, turns: u32, threads: usize) -> PerftCounts {
     let mut run = Run::new(Mode::Positions, 1);
