@@ -17,8 +17,15 @@
 //! table reused across calls thus never turns a mate found in a fresh
 //! table into `unknown` (a full table would otherwise evict the query's own
 //! proofs, and earlier proofs, by pruning, would change the order of work).
+//!
+//! Each query uses only the first part of the table, which it doubles as
+//! its own proofs fill it: the table is mapped lazily (`crate::memory`),
+//! and a small query spread over a large table would touch a fresh page
+//! for nearly every proof (page faults were half the time of a one-process
+//! `crescendo mate` on the public set). The doublings depend on the
+//! query's own stores only, so a warm table still searches as a fresh one.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// Entries per bucket (consecutive, one cache line holds two buckets).
 const BUCKET: usize = 4;
@@ -28,6 +35,13 @@ const BUCKET: usize = 4;
 const GEN_BITS: u32 = 15;
 const GEN_MASK: u64 = (1 << GEN_BITS) - 1;
 
+/// The buckets a query starts with (1 MB).
+const FIRST_BUCKETS: usize = 1 << GEN_BITS;
+
+/// A query's part of the table doubles once its stores exceed this share
+/// of the part's slots (few evictions from buckets of four below it).
+const FILL_DIVISOR: usize = 8;
+
 /// One query's generation (1 ..= `GEN_MASK`; 0 marks an empty slot).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Generation(u64);
@@ -36,8 +50,13 @@ pub(crate) struct Generation(u64);
 /// current turn.
 pub struct MateTable {
     slots: Box<[AtomicU64]>,
-    /// Bucket-index mask (the number of buckets is a power of two).
+    /// Bucket-index mask of the whole table (the number of buckets is a
+    /// power of two).
     mask: usize,
+    /// The bucket-index mask of the part the current query uses.
+    part: AtomicUsize,
+    /// The current query's stores so far (they double `part`).
+    stores: AtomicUsize,
     /// Queries begun so far (see [`MateTable::begin`]).
     queries: AtomicU64,
 }
@@ -56,6 +75,8 @@ impl MateTable {
         MateTable {
             slots,
             mask: buckets - 1,
+            part: AtomicUsize::new(FIRST_BUCKETS.min(buckets) - 1),
+            stores: AtomicUsize::new(0),
             queries: AtomicU64::new(0),
         }
     }
@@ -69,6 +90,9 @@ impl MateTable {
         if round == 0 && n > 0 {
             self.clear();
         }
+        self.part
+            .store(FIRST_BUCKETS.min(self.mask + 1) - 1, Ordering::Relaxed);
+        self.stores.store(0, Ordering::Relaxed);
         Generation(round + 1)
     }
 
@@ -88,8 +112,20 @@ impl MateTable {
 
     #[inline]
     fn bucket(&self, key: u64) -> &[AtomicU64] {
-        let start = ((key as usize) & self.mask) * BUCKET;
+        self.bucket_in(key, self.part.load(Ordering::Relaxed))
+    }
+
+    /// The bucket of `key` in the part of the table with this mask.
+    #[inline]
+    fn bucket_in(&self, key: u64, mask: usize) -> &[AtomicU64] {
+        let start = ((key as usize) & mask) * BUCKET;
         &self.slots[start..start + BUCKET]
+    }
+
+    /// The masks of every part a query may have used, smallest first.
+    fn parts(&self) -> impl Iterator<Item = usize> + '_ {
+        let first = FIRST_BUCKETS.min(self.mask + 1) - 1;
+        std::iter::successors(Some(first), move |&m| (m < self.mask).then_some(m * 2 + 1))
     }
 
     /// Has the query of `generation` proved that the position with this
@@ -105,28 +141,69 @@ impl MateTable {
     /// Has any query proved that the position with this key has no mate?
     #[inline]
     pub(crate) fn proved_ever(&self, key: u64) -> bool {
-        self.bucket(key).iter().any(|s| {
-            let v = s.load(Ordering::Relaxed);
-            v != 0 && (v ^ key) & !GEN_MASK == 0
+        // Stored in whatever part its query had then.
+        self.parts().any(|mask| {
+            self.bucket_in(key, mask).iter().any(|s| {
+                let v = s.load(Ordering::Relaxed);
+                v != 0 && (v ^ key) & !GEN_MASK == 0
+            })
         })
     }
 
     /// Records the query's proof of "no mate" for the position with this key.
     #[inline]
     pub(crate) fn store_none(&self, key: u64, generation: Generation) {
-        let tag = Self::tag(key, generation);
-        let bucket = self.bucket(key);
-        // A slot that is empty for this query (empty, or an earlier query's)
-        // if there is one, else a slot picked by high key bits (any choice
-        // is sound): as in a fresh table.
+        let part = self.part.load(Ordering::Relaxed);
+        Self::put(
+            self.bucket_in(key, part),
+            Self::tag(key, generation),
+            generation,
+        );
+        let stores = self.stores.fetch_add(1, Ordering::Relaxed) + 1;
+        if part < self.mask && stores > (part + 1) * BUCKET / FILL_DIVISOR {
+            self.grow(part, generation);
+        }
+    }
+
+    /// Puts `tag` in `bucket`: in a slot that is empty for this query
+    /// (empty, or an earlier query's) if there is one, else in a slot
+    /// picked by high key bits (any choice is sound), as in a fresh table.
+    fn put(bucket: &[AtomicU64], tag: u64, generation: Generation) {
         let victim = bucket
             .iter()
             .position(|s| {
                 let v = s.load(Ordering::Relaxed);
                 v & GEN_MASK != generation.0 || v == tag
             })
-            .unwrap_or((key >> 62) as usize % BUCKET);
+            .unwrap_or((tag >> 62) as usize % BUCKET);
         bucket[victim].store(tag, Ordering::Relaxed);
+    }
+
+    /// Doubles the query's part of the table from the mask `part`, moving
+    /// the query's proofs whose keys now index the upper half. Another
+    /// thread may store or look up meanwhile: a proof stored in the old
+    /// place is then lost, which costs search, never soundness (a slot
+    /// matches only its own key, and its bucket gives the key's low bits).
+    fn grow(&self, part: usize, generation: Generation) {
+        let wider = part * 2 + 1;
+        if self
+            .part
+            .compare_exchange(part, wider, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+        {
+            return; // another thread grows it
+        }
+        let high = part + 1;
+        for i in 0..high {
+            for slot in self.bucket_in(i as u64, part) {
+                let v = slot.load(Ordering::Relaxed);
+                // The bit that picks the half is a key bit kept in the tag.
+                if v & GEN_MASK == generation.0 && (v as usize) & high != 0 {
+                    Self::put(self.bucket_in((i | high) as u64, wider), v, generation);
+                    let _ = slot.compare_exchange(v, 0, Ordering::Relaxed, Ordering::Relaxed);
+                }
+            }
+        }
     }
 }
 
@@ -199,5 +276,51 @@ mod tests {
         assert!(tt.proved_ever(99));
         assert_eq!(tt.begin(), first);
         assert!(!tt.proved_none(99, first) && !tt.proved_ever(99));
+    }
+
+    /// Keys spread over the whole key space, as Zobrist keys are.
+    fn keys(n: u64, salt: u64) -> Vec<u64> {
+        (0..n)
+            .map(|i| {
+                (i | salt << 40)
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                    .rotate_left(29)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_query_keeps_its_proofs_as_its_part_of_the_table_doubles() {
+        let tt = MateTable::new(16);
+        let g = tt.begin();
+        let first = tt.part.load(Ordering::Relaxed);
+        assert_eq!(first, FIRST_BUCKETS - 1);
+        // Enough proofs for three doublings, few enough for no eviction.
+        let n = (8 * FIRST_BUCKETS * BUCKET / FILL_DIVISOR) as u64;
+        let ks = keys(n, 1);
+        for &k in &ks {
+            tt.store_none(k, g);
+        }
+        assert_eq!(tt.part.load(Ordering::Relaxed), first * 8 + 7);
+        let found: Vec<bool> = ks.iter().map(|&k| tt.proved_none(k, g)).collect();
+        let kept = found.iter().filter(|&&f| f).count();
+        assert!(kept as u64 >= n - n / 1000, "{kept} of {n} kept");
+        assert!(keys(1000, 2).iter().all(|&k| !tt.proved_none(k, g)));
+        // The next query starts small again, its own proofs only.
+        let h = tt.begin();
+        assert_eq!(tt.part.load(Ordering::Relaxed), first);
+        assert!(ks.iter().take(1000).all(|&k| !tt.proved_none(k, h)));
+        // An earlier query's root is found in whatever part it was stored.
+        assert!(ks.iter().zip(&found).all(|(&k, &f)| tt.proved_ever(k) == f));
+    }
+
+    #[test]
+    fn a_small_table_never_grows() {
+        let tt = MateTable::new(1);
+        let g = tt.begin();
+        for k in keys(100_000, 3) {
+            tt.store_none(k, g);
+        }
+        assert_eq!(tt.part.load(Ordering::Relaxed), tt.mask);
     }
 }
