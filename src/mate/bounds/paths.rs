@@ -18,7 +18,6 @@
 use super::pictures::Scene;
 use crate::chess::attacks;
 use crate::chess::{Role, Square};
-use rustc_hash::FxHashSet;
 
 /// "Cannot".
 pub(super) const FAR: u8 = u8::MAX;
@@ -38,31 +37,88 @@ pub(super) struct End {
 /// queen (which covers all a rook or bishop would) or knight.
 const FORMS: usize = 3;
 
-/// The ends of our `role` on `from` within `cap` moves, the cheapest per
-/// (mask, visits, last).
+/// The ends of our `role` on `from` within `cap` moves that no other end
+/// beats: none covering and visiting as much at most as dear, not the last
+/// mover's unless this one is. Cheapest first.
 pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<End> {
-    // Of the ends alike but for the cost, the first found (the cheapest:
-    // they come fewest moves first); the others are beaten below anyway,
-    // and they are most of them.
-    let mut alike = FxHashSet::default();
-    let mut out: Vec<End> = placed_ends(scene, role, from, cap)
-        .into_iter()
-        .map(|p| p.end)
-        .filter(|e| alike.insert((e.mask, e.visits, e.last)))
-        .collect();
-    // Only the ends no other end beats: one covering and visiting as much
-    // at most as dear, not the last mover's unless this one is.
+    let masks = usize::from(scene.full()) + 1;
+    // Of the ends alike but for the cost (and square), the first found:
+    // the cheapest, as the ways come fewest moves first. The visits found
+    // so far per (last, mask).
+    let mut alike = vec![0 as Visits; 2 * masks];
+    let mut out: Vec<End> = Vec::new();
+    ways(scene, role, from, cap, |way| {
+        let seen = &mut alike[usize::from(way.last) * masks + usize::from(way.mask)];
+        let fresh = way.visits & !*seen;
+        *seen |= fresh;
+        for_each_visit(fresh, |v| {
+            out.push(End {
+                mask: way.mask,
+                visits: v,
+                last: way.last,
+                cost: way.cost,
+            })
+        });
+    });
+    // Every beater of an end comes before it in this order.
     out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
+    // The visits beaten so far per mask, for an end not the last mover's
+    // and for one that is: each kept end adds all its subsets (a mask
+    // whose set holds them has its submasks' sets hold them too, so the
+    // marking stops there).
+    let mut beaten = [vec![0 as Visits; masks], vec![0 as Visits; masks]];
+    let mut stack = Vec::new();
     let mut kept: Vec<End> = Vec::new();
     for e in out {
-        let beaten = kept.iter().any(|k| {
-            k.mask & e.mask == e.mask && k.visits & e.visits == e.visits && (!k.last || e.last)
-        });
-        if !beaten {
-            kept.push(e);
+        if beaten[usize::from(e.last)][usize::from(e.mask)] >> e.visits & 1 == 1 {
+            continue;
+        }
+        kept.push(e);
+        let below = SUBSETS[usize::from(e.visits)];
+        // A last mover's end beats only last movers' ends.
+        for table in &mut beaten[usize::from(e.last)..] {
+            stack.push(e.mask);
+            while let Some(m) = stack.pop() {
+                let set = &mut table[usize::from(m)];
+                if *set & below == below {
+                    continue;
+                }
+                *set |= below;
+                stack.extend(Bits(m).map(|bit| m ^ bit));
+            }
         }
     }
     kept
+}
+
+/// Per visits v, the set of its subsets.
+const SUBSETS: [Visits; 1 << MAX_CAPTURED] = {
+    let mut out = [0; 1 << MAX_CAPTURED];
+    let mut v = 0;
+    while v < 1 << MAX_CAPTURED {
+        let mut u = 0;
+        while u < 1 << MAX_CAPTURED {
+            if u & v == u {
+                out[v] |= 1 << u;
+            }
+            u += 1;
+        }
+        v += 1;
+    }
+    out
+};
+
+/// The bits of a mask, one at a time.
+struct Bits(u16);
+
+impl Iterator for Bits {
+    type Item = u16;
+
+    fn next(&mut self) -> Option<u16> {
+        let bit = self.0 & self.0.wrapping_neg();
+        self.0 ^= bit;
+        (bit != 0).then_some(bit)
+    }
 }
 
 /// One way's end with the square and role it ends on.
@@ -75,18 +131,45 @@ pub(super) struct Placed {
 
 /// Every end of our `role` on `from` within `cap` moves (covering a target
 /// or taking a captured piece), the fewest moves per (role, square, visits,
-/// last), in the order found (fewest moves first).
+/// last), fewest moves first.
 pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Placed> {
-    let nv = 1usize << scene.captured;
-    let index = |form: usize, sq: Square, v: u16| (form * 64 + sq.index()) * nv + v as usize;
-    // Every end where first reached (the search goes by layers, so first
-    // is fewest): the states that go on, and those on a checking square
-    // (the last mover's ends: a pawn or knight never stands there before).
     let mut out = Vec::new();
+    ways(scene, role, from, cap, |way| {
+        for_each_visit(way.visits, |v| {
+            out.push(Placed {
+                end: End {
+                    mask: way.mask,
+                    visits: v,
+                    last: way.last,
+                    cost: way.cost,
+                },
+                sq: way.sq,
+                role: way.role,
+            })
+        });
+    });
+    out
+}
+
+/// The ways' ends on one square in one role at one cost: every visits
+/// first reached there then (none that covers nothing and takes nothing).
+struct Ways {
+    sq: Square,
+    role: Role,
+    mask: u16,
+    visits: Visits,
+    last: bool,
+    cost: u8,
+}
+
+/// Hands `out` the ends of our `role` on `from` within `cap` moves, fewest
+/// moves first, per square and role.
+fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Ways)) {
+    debug_assert!(scene.captured <= MAX_CAPTURED);
     // The targets covered per (form, square), found once (they do not
     // depend on the pieces taken on the way).
     let mut masks = [None; FORMS * 64];
-    let mut end = |form: usize, sq: Square, v: u16, cost: u8, last: bool| {
+    let mut end = |form: usize, sq: Square, visits: Visits, cost: u8, last: bool| {
         let r = form_role(role, form);
         let mask = *masks[form * 64 + sq.index()].get_or_insert_with(|| {
             let mut mask = scene.cover(r, sq);
@@ -95,46 +178,106 @@ pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
             }
             mask
         });
-        if mask != 0 || v != 0 {
-            out.push(Placed {
-                end: End {
-                    mask,
-                    visits: v,
-                    last,
-                    cost,
-                },
+        // Covering nothing and taking nothing (visits 0) is no end.
+        let visits = if mask == 0 { visits & !1 } else { visits };
+        if visits != 0 {
+            out(Ways {
                 sq,
                 role: r,
+                mask,
+                visits,
+                last,
+                cost,
             });
         }
     };
-    let mut seen = vec![false; FORMS * 64 * nv];
-    let mut seen_last = vec![false; FORMS * 64 * nv];
-    let mut frontier = vec![(0usize, from, 0u16)];
-    seen[index(0, from, 0)] = true;
-    end(0, from, 0, 0, false);
+    // The moves do not depend on the pieces taken on the way, so the
+    // search goes by layers over (form, square), each with the set of
+    // visits first reached there in this layer: the states that go on, and
+    // those on a checking square (the last mover's ends: a pawn or knight
+    // never stands there before).
+    let mut seen = [[0 as Visits; 64]; FORMS];
+    let mut seen_last = [[0 as Visits; 64]; FORMS];
+    seen[0][from.index()] = 1;
+    end(0, from, 1, 0, false);
+    let mut frontier = vec![(0usize, from, 1 as Visits)];
+    // This layer's visits per (form, square, last), and the cells touched.
+    let mut layer = [[0 as Visits; 64]; 2 * FORMS];
+    let mut touched: Vec<(usize, Square)> = Vec::new();
     let mut d = 0;
     while !frontier.is_empty() && d < cap {
         d += 1;
-        let mut next = Vec::new();
-        for &(form, sq, v) in &frontier {
+        for &(form, sq, visits) in &frontier {
             let r = form_role(role, form);
             steps(scene, r, form, sq, |form2, t, checking, takes| {
-                let v2 = if takes { v | scene.visit[t.index()] } else { v };
-                let i = index(form2, t, v2);
-                let seen = if checking { &mut seen_last } else { &mut seen };
-                if !seen[i] {
-                    seen[i] = true;
-                    end(form2, t, v2, d, checking);
-                    if !checking {
-                        next.push((form2, t, v2));
-                    }
+                let v2 = if takes {
+                    with_visit(visits, scene.visit[t.index()])
+                } else {
+                    visits
+                };
+                let cell = &mut layer[2 * form2 + usize::from(checking)][t.index()];
+                if *cell == 0 {
+                    touched.push((2 * form2 + usize::from(checking), t));
                 }
+                *cell |= v2;
             });
         }
-        frontier = next;
+        frontier.clear();
+        for &(cell, t) in &touched {
+            let (form, checking) = (cell / 2, cell % 2 == 1);
+            let seen = if checking { &mut seen_last } else { &mut seen };
+            let fresh = std::mem::take(&mut layer[cell][t.index()]) & !seen[form][t.index()];
+            seen[form][t.index()] |= fresh;
+            if fresh != 0 {
+                end(form, t, fresh, d, checking);
+                if !checking {
+                    frontier.push((form, t, fresh));
+                }
+            }
+        }
+        touched.clear();
     }
-    out
+}
+
+/// A set of visits (sets of captured pieces taken): bit v for the visits
+/// `v`, so at most [`MAX_CAPTURED`] captured pieces.
+type Visits = u128;
+
+/// The most captured pieces a scene may have for [`Visits`].
+pub(super) const MAX_CAPTURED: usize = 7;
+
+/// `set` with the captured piece of bit `visit` (a power of two, or 0 for
+/// none) taken too: every visits v becomes v | visit.
+fn with_visit(set: Visits, visit: u16) -> Visits {
+    if visit == 0 {
+        return set;
+    }
+    // The visits that hold the bit already, by the bit's index.
+    const HOLDING: [Visits; MAX_CAPTURED] = {
+        let mut out = [0; MAX_CAPTURED];
+        let mut j = 0;
+        while j < MAX_CAPTURED {
+            let mut v = 0;
+            while v < 128 {
+                if v >> j & 1 == 1 {
+                    out[j] |= 1 << v;
+                }
+                v += 1;
+            }
+            j += 1;
+        }
+        out
+    };
+    let holding = HOLDING[visit.trailing_zeros() as usize];
+    set & holding | (set & !holding) << visit
+}
+
+/// Calls `f` with every visits in `set`, smallest first.
+fn for_each_visit(mut set: Visits, mut f: impl FnMut(u16)) {
+    while set != 0 {
+        f(set.trailing_zeros() as u16);
+        set &= set - 1;
+    }
 }
 
 /// The squares our `role` on `from` can stand on after at most `cap`
@@ -236,5 +379,126 @@ fn steps(
                 out(form, t, false, true);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Position, Rules};
+    use crate::mate::bounds::pictures::tests::sparse_positions;
+
+    /// The ways by the definition: a search over every (form, square,
+    /// visits) state, the first reach of each the fewest moves.
+    fn walked(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<(u8, usize, u16, bool, u8)> {
+        let nv = 1usize << scene.captured;
+        let index = |form: usize, sq: Square, v: u16| (form * 64 + sq.index()) * nv + v as usize;
+        let mut out = Vec::new();
+        let mut end = |form: usize, sq: Square, v: u16, cost: u8, last: bool| {
+            let r = form_role(role, form);
+            let mut mask = scene.cover(r, sq);
+            if r == Role::King {
+                mask |= scene.excuse[sq.index()];
+            }
+            if mask != 0 || v != 0 {
+                out.push((r.index() as u8, sq.index(), v, last, cost));
+            }
+        };
+        let mut seen = vec![false; FORMS * 64 * nv];
+        let mut seen_last = vec![false; FORMS * 64 * nv];
+        let mut frontier = vec![(0usize, from, 0u16)];
+        seen[index(0, from, 0)] = true;
+        end(0, from, 0, 0, false);
+        let mut d = 0;
+        while !frontier.is_empty() && d < cap {
+            d += 1;
+            let mut next = Vec::new();
+            for &(form, sq, v) in &frontier {
+                steps(
+                    scene,
+                    form_role(role, form),
+                    form,
+                    sq,
+                    |form2, t, checking, takes| {
+                        let v2 = if takes { v | scene.visit[t.index()] } else { v };
+                        let seen = if checking { &mut seen_last } else { &mut seen };
+                        if !std::mem::replace(&mut seen[index(form2, t, v2)], true) {
+                            end(form2, t, v2, d, checking);
+                            if !checking {
+                                next.push((form2, t, v2));
+                            }
+                        }
+                    },
+                );
+            }
+            frontier = next;
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// The ends no other end beats, by comparing every pair.
+    fn unbeaten(mut ends: Vec<End>) -> Vec<End> {
+        ends.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
+        let mut kept: Vec<End> = Vec::new();
+        for e in ends {
+            let beaten = kept.iter().any(|k| {
+                k.mask & e.mask == e.mask && k.visits & e.visits == e.visits && (!k.last || e.last)
+            });
+            if !beaten {
+                kept.push(e);
+            }
+        }
+        kept
+    }
+
+    /// The layered search over sets of visits finds every state's fewest
+    /// moves, and the unbeaten ends are those of the pairwise comparison,
+    /// in every scene of sparse positions (both rule sets, every set of up
+    /// to four counted enemy pieces captured).
+    #[test]
+    fn the_ways_are_those_of_the_search_over_every_state() {
+        let mut compared = 0;
+        for rules in [Rules::Italian, Rules::Scottish] {
+            for pos in sparse_positions(rules, 11, 40, 12, 4..=9) {
+                let pos: &Position = &pos;
+                let us = pos.side_to_move();
+                let king = pos.king_square(us.other());
+                let counted: Vec<Square> = (pos.color_bb(us.other()) & !king.bb())
+                    .into_iter()
+                    .take(4)
+                    .collect();
+                let cap = pos.moves_left().min(200) as u8;
+                for set in 0..1u32 << counted.len() {
+                    let scene = Scene::new(pos, &counted, set);
+                    for from in pos.color_bb(us) {
+                        let Some(piece) = pos.piece_at(from) else {
+                            continue;
+                        };
+                        let mut layered: Vec<_> = placed_ends(&scene, piece.role, from, cap)
+                            .into_iter()
+                            .map(|p| {
+                                (
+                                    p.role.index() as u8,
+                                    p.sq.index(),
+                                    p.end.visits,
+                                    p.end.last,
+                                    p.end.cost,
+                                )
+                            })
+                            .collect();
+                        layered.sort_unstable();
+                        assert_eq!(layered, walked(&scene, piece.role, from, cap));
+                        let all = placed_ends(&scene, piece.role, from, cap)
+                            .into_iter()
+                            .map(|p| p.end)
+                            .collect();
+                        assert_eq!(ends_of(&scene, piece.role, from, cap), unbeaten(all));
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 2000, "only {compared} ways compared");
     }
 }

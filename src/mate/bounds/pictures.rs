@@ -57,6 +57,8 @@ const MAX_OURS: u32 = 8;
 /// them captured is a scene of its own); the others, the farthest from the
 /// enemy king, are taken as transparent, as by the empty-board bound.
 const MAX_COUNTED: usize = 7;
+// The ways' sets of visits hold that many captured pieces.
+const _: () = assert!(MAX_COUNTED <= super::paths::MAX_CAPTURED);
 
 /// Does no mating picture fit in the moves the side to move has left? True
 /// is a proof that it does not mate in this turn; false proves nothing.
