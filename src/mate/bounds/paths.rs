@@ -62,29 +62,43 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
     });
     // Every beater of an end comes before it in this order.
     out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
+    // The masks the ends have (few: one per square and role at most), and
+    // per mask those of them it holds.
+    let mut id = vec![usize::MAX; masks];
+    let mut distinct: Vec<u16> = Vec::new();
+    for e in &out {
+        if id[usize::from(e.mask)] == usize::MAX {
+            id[usize::from(e.mask)] = distinct.len();
+            distinct.push(e.mask);
+        }
+    }
+    let within: Vec<Vec<usize>> = distinct
+        .iter()
+        .map(|&m| {
+            (0..distinct.len())
+                .filter(|&j| distinct[j] & m == distinct[j])
+                .collect()
+        })
+        .collect();
     // The visits beaten so far per mask, for an end not the last mover's
-    // and for one that is: each kept end adds all its subsets (a mask
-    // whose set holds them has its submasks' sets hold them too, so the
-    // marking stops there).
-    let mut beaten = [vec![0 as Visits; masks], vec![0 as Visits; masks]];
-    let mut stack = Vec::new();
+    // and for one that is: each kept end adds its visits' subsets to every
+    // mask it holds.
+    let mut beaten = [
+        vec![0 as Visits; distinct.len()],
+        vec![0 as Visits; distinct.len()],
+    ];
     let mut kept: Vec<End> = Vec::new();
     for e in out {
-        if beaten[usize::from(e.last)][usize::from(e.mask)] >> e.visits & 1 == 1 {
+        let i = id[usize::from(e.mask)];
+        if beaten[usize::from(e.last)][i] >> e.visits & 1 == 1 {
             continue;
         }
         kept.push(e);
         let below = SUBSETS[usize::from(e.visits)];
         // A last mover's end beats only last movers' ends.
         for table in &mut beaten[usize::from(e.last)..] {
-            stack.push(e.mask);
-            while let Some(m) = stack.pop() {
-                let set = &mut table[usize::from(m)];
-                if *set & below == below {
-                    continue;
-                }
-                *set |= below;
-                stack.extend(Bits(m).map(|bit| m ^ bit));
+            for &j in &within[i] {
+                table[j] |= below;
             }
         }
     }
@@ -107,19 +121,6 @@ const SUBSETS: [Visits; 1 << MAX_CAPTURED] = {
     }
     out
 };
-
-/// The bits of a mask, one at a time.
-struct Bits(u16);
-
-impl Iterator for Bits {
-    type Item = u16;
-
-    fn next(&mut self) -> Option<u16> {
-        let bit = self.0 & self.0.wrapping_neg();
-        self.0 ^= bit;
-        (bit != 0).then_some(bit)
-    }
-}
 
 /// One way's end with the square and role it ends on.
 #[derive(Clone, Copy, Debug)]

@@ -331,12 +331,33 @@ fn min_picture_cost(pos: &Position, scene: &Scene, moves: u32) -> u32 {
     if taken != all {
         return moves + 1;
     }
+    // (The order of the ways does not change the least cost; the states
+    // stay fewer while the ways with the fewest ends go first.)
+    ways.sort_by_key(|w| w.len());
     // The covers alone first (cheap, and a bound on the whole).
-    let b = match cheapest(&ways, full, 0, cap) {
+    let covers: Vec<Vec<End>> = ways.iter().map(|w| covers_only(w)).collect();
+    let b = match cheapest(&covers, full, 0, cap) {
         FAR => FAR,
         _ => cheapest(&ways, full, all, cap),
     };
     if b == FAR { moves + 1 } else { u32::from(b) }
+}
+
+/// The ends of one way as covers only (taking nothing), the beaten ones
+/// dropped: the cheapest per mask, none covering less at least as dear.
+fn covers_only(ends: &[End]) -> Vec<End> {
+    let mut out: Vec<End> = ends.iter().map(|&e| End { visits: 0, ..e }).collect();
+    out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask));
+    let mut kept: Vec<End> = Vec::new();
+    for e in out {
+        if !kept
+            .iter()
+            .any(|k| k.mask & e.mask == e.mask && (!k.last || e.last))
+        {
+            kept.push(e);
+        }
+    }
+    kept
 }
 
 /// The least cost within `cap` of one end per way covering `full` and
