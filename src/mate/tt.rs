@@ -42,6 +42,11 @@ const FIRST_BUCKETS: usize = 1 << GEN_BITS;
 /// of the part's slots (few evictions from buckets of four below it).
 const FILL_DIVISOR: usize = 8;
 
+/// The mask of a query's first part in a table of bucket mask `mask`.
+fn first_part(mask: usize) -> usize {
+    FIRST_BUCKETS.min(mask + 1) - 1
+}
+
 /// One query's generation (1 ..= `GEN_MASK`; 0 marks an empty slot).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Generation(u64);
@@ -75,7 +80,7 @@ impl MateTable {
         MateTable {
             slots,
             mask: buckets - 1,
-            part: AtomicUsize::new(FIRST_BUCKETS.min(buckets) - 1),
+            part: AtomicUsize::new(first_part(buckets - 1)),
             stores: AtomicUsize::new(0),
             queries: AtomicU64::new(0),
         }
@@ -90,8 +95,7 @@ impl MateTable {
         if round == 0 && n > 0 {
             self.clear();
         }
-        self.part
-            .store(FIRST_BUCKETS.min(self.mask + 1) - 1, Ordering::Relaxed);
+        self.part.store(first_part(self.mask), Ordering::Relaxed);
         self.stores.store(0, Ordering::Relaxed);
         Generation(round + 1)
     }
@@ -124,8 +128,9 @@ impl MateTable {
 
     /// The masks of every part a query may have used, smallest first.
     fn parts(&self) -> impl Iterator<Item = usize> + '_ {
-        let first = FIRST_BUCKETS.min(self.mask + 1) - 1;
-        std::iter::successors(Some(first), move |&m| (m < self.mask).then_some(m * 2 + 1))
+        std::iter::successors(Some(first_part(self.mask)), move |&m| {
+            (m < self.mask).then_some(m * 2 + 1)
+        })
     }
 
     /// Has the query of `generation` proved that the position with this

@@ -51,14 +51,7 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
         let seen = &mut alike[usize::from(way.last) * masks + usize::from(way.mask)];
         let fresh = way.visits & !*seen;
         *seen |= fresh;
-        for_each_visit(fresh, |v| {
-            out.push(End {
-                mask: way.mask,
-                visits: v,
-                last: way.last,
-                cost: way.cost,
-            })
-        });
+        for_each_visit(fresh, |v| out.push(way.end(v)));
     });
     // Every beater of an end comes before it in this order.
     out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
@@ -138,12 +131,7 @@ pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
     ways(scene, role, from, cap, |way| {
         for_each_visit(way.visits, |v| {
             out.push(Placed {
-                end: End {
-                    mask: way.mask,
-                    visits: v,
-                    last: way.last,
-                    cost: way.cost,
-                },
+                end: way.end(v),
                 sq: way.sq,
                 role: way.role,
             })
@@ -163,6 +151,18 @@ struct Ways {
     cost: u8,
 }
 
+impl Ways {
+    /// The end of the visits `v` (one of `self.visits`).
+    fn end(&self, v: u16) -> End {
+        End {
+            mask: self.mask,
+            visits: v,
+            last: self.last,
+            cost: self.cost,
+        }
+    }
+}
+
 /// Hands `out` the ends of our `role` on `from` within `cap` moves, fewest
 /// moves first, per square and role.
 fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Ways)) {
@@ -172,13 +172,7 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
     let mut masks = [None; FORMS * 64];
     let mut end = |form: usize, sq: Square, visits: Visits, cost: u8, last: bool| {
         let r = form_role(role, form);
-        let mask = *masks[form * 64 + sq.index()].get_or_insert_with(|| {
-            let mut mask = scene.cover(r, sq);
-            if r == Role::King {
-                mask |= scene.excuse[sq.index()];
-            }
-            mask
-        });
+        let mask = *masks[form * 64 + sq.index()].get_or_insert_with(|| scene.cover(r, sq));
         // Covering nothing and taking nothing (visits 0) is no end.
         let visits = if mask == 0 { visits & !1 } else { visits };
         if visits != 0 {
@@ -259,7 +253,7 @@ fn with_visit(set: Visits, visit: u16) -> Visits {
         let mut j = 0;
         while j < MAX_CAPTURED {
             let mut v = 0;
-            while v < 128 {
+            while v < 1 << MAX_CAPTURED {
                 if v >> j & 1 == 1 {
                     out[j] |= 1 << v;
                 }
@@ -397,10 +391,7 @@ mod tests {
         let mut out = Vec::new();
         let mut end = |form: usize, sq: Square, v: u16, cost: u8, last: bool| {
             let r = form_role(role, form);
-            let mut mask = scene.cover(r, sq);
-            if r == Role::King {
-                mask |= scene.excuse[sq.index()];
-            }
+            let mask = scene.cover(r, sq);
             if mask != 0 || v != 0 {
                 out.push((r.index() as u8, sq.index(), v, last, cost));
             }

@@ -107,10 +107,7 @@ pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> 
     let mut out = Vec::new();
     for from in pos.color_bb(scene.us) {
         let role = pos.piece_at(from)?.role;
-        let mut stay = scene.cover(role, from);
-        if role == Role::King {
-            stay |= scene.excuse[from.index()];
-        }
+        let stay = scene.cover(role, from);
         let options = ends_of(&scene, role, from, cap)
             .into_iter()
             .map(|e| (e.mask, e.cost, e.last))
@@ -303,13 +300,19 @@ impl Scene {
     }
 
     /// The targets a piece of `role` on `sq` covers at the end, its lines
-    /// stopped by `occupied` (the pawn's: ours).
+    /// stopped by `occupied` (the pawn's: ours); our king also the flights
+    /// it excuses there.
     pub(super) fn cover_through(&self, role: Role, sq: Square, occupied: Bitboard) -> u16 {
         let attacked = match role {
             Role::Pawn => attacks::pawn(self.us, sq),
             role => attacks::piece(role, sq, occupied),
         };
-        self.mask_of(attacked)
+        let excused = if role == Role::King {
+            self.excuse[sq.index()]
+        } else {
+            0
+        };
+        self.mask_of(attacked) | excused
     }
 }
 

@@ -382,9 +382,6 @@ impl Dfs<'_> {
         let mut mask = 0;
         for &(role, sq) in &self.chosen {
             mask |= self.scene.cover_through(role, sq, occupied);
-            if role == Role::King {
-                mask |= self.scene.excuse[sq.index()];
-            }
         }
         mask & self.full == self.full
     }
