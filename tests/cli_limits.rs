@@ -49,8 +49,24 @@ fn hash_threads_games_and_concurrency_are_range_checked() {
 
 #[test]
 fn the_largest_values_in_range_work() {
-    let out = succeeds(&["mate", "--fen", FEN, "--hash", "1024", "--threads", "256"]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("a1a8"));
+    let out = succeeds(&[
+        "mate",
+        "--fen",
+        FEN,
+        "--hash",
+        "1024",
+        "--threads",
+        "256",
+        "--json",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let record: serde_json::Value = serde_json::from_str(text.trim()).expect("one JSON record");
+    // Several lines mate (Kf2 Kg1 Ra8#, Kf2 Rc1 Rc8#, ...); the threads
+    // race, so any of them: three moves, the rook's last onto the back rank.
+    assert_eq!(record["result"], "mate", "{text}");
+    let line = record["line"].as_array().expect("line");
+    assert_eq!(line.len(), 3, "{text}");
+    assert!(line[2].as_str().is_some_and(|m| m.ends_with('8')), "{text}");
 }
 
 #[test]
