@@ -283,12 +283,19 @@ fn last_move_in_bulk(pos: &Position) -> Tally {
 }
 
 /// The last moves from `pos` (a bulk node) that mate: only checks can.
+/// Most checks leave the king a flight, which the piece sets show without
+/// making the move ([`two::KingEscapes`]); the others are made and
+/// asked of the rules core.
 fn mates_in_bulk(pos: &Position) -> u64 {
     let mut checks = MoveList::new();
     generate_checks(pos, &mut checks);
+    let escapes = two::KingEscapes::new(pos);
     checks
         .iter()
         .filter(|&&mv| {
+            if escapes.after(pos, mv) {
+                return false;
+            }
             let mut child = pos.clone();
             child.play(mv);
             is_mated(&child)

@@ -60,6 +60,54 @@ pub(super) fn last_two_in_bulk(walk: &mut Walk<'_>, part: u32, pos: &Position) -
     tally
 }
 
+/// The flight test of [`super::mates_in_bulk`]: after our checking move,
+/// can the enemy king step to a square we do not attack, by a move that
+/// gives no check? Such a move is legal under both rule sets (only checks
+/// are ever restricted), so the check does not mate. Read off the piece
+/// sets, without making the move; `false` proves nothing (the move is then
+/// made and the mate asked of the rules core).
+pub(super) struct KingEscapes {
+    board: Board,
+    enemy_king: Square,
+}
+
+impl KingEscapes {
+    /// For the last moves of `pos`.
+    pub(super) fn new(pos: &Position) -> KingEscapes {
+        KingEscapes {
+            board: Board::new(pos),
+            enemy_king: pos.king_square(pos.side_to_move().other()),
+        }
+    }
+
+    /// Does the enemy king have such an escape after `mv`?
+    pub(super) fn after(&self, pos: &Position, mv: Move) -> bool {
+        if matches!(mv.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+            return false;
+        }
+        let king = self.enemy_king;
+        let near = attacks::king(king);
+        // Usually the king is boxed in by its own pieces.
+        if (near & !self.board.them).is_empty() && !near.contains(mv.to()) {
+            return false;
+        }
+        let ours = self.board.after(pos, mv);
+        let theirs = ours.flipped();
+        let without_king = (ours.own | ours.them) ^ king.bb();
+        let our_king = ours.ours(Role::King).lsb();
+        let diag = theirs.ours(Role::Bishop) | theirs.ours(Role::Queen);
+        let ortho = theirs.ours(Role::Rook) | theirs.ours(Role::Queen);
+        (near & !theirs.own).into_iter().any(|flight| {
+            // Only a line through the king's old square can open onto ours:
+            // the enemy's other pieces gave no check before the king moved.
+            let occ = without_king | flight.bb();
+            !theirs.attacked(flight, without_king)
+                && (attacks::bishop(our_king, occ) & diag).is_empty()
+                && (attacks::rook(our_king, occ) & ortho).is_empty()
+        })
+    }
+}
+
 /// The piece sets of a position whose side to move is about to make the
 /// last move of its turn (no en passant then, never in check).
 #[derive(Clone, Copy)]
@@ -99,6 +147,16 @@ impl Board {
         b.roles[pos.role_after(mv).index()] |= to;
         b.castling = pos.castling_after(mv);
         b
+    }
+
+    /// The same sets seen by the other side.
+    fn flipped(&self) -> Board {
+        Board {
+            us: self.us.other(),
+            own: self.them,
+            them: self.own,
+            ..*self
+        }
     }
 
     fn ours(&self, role: Role) -> Bitboard {
@@ -308,6 +366,39 @@ mod tests {
         assert!(
             checked > 100 && mates > 0 && stalemates > 0,
             "{checked} {mates} {stalemates}"
+        );
+    }
+
+    /// The flight test never claims an escape from a mate: every check of
+    /// last-move positions of random games (both rule sets), made and asked
+    /// of the rules core, and the test is not idle (it answers most checks).
+    #[test]
+    fn a_king_escape_on_the_sets_is_never_a_mate() {
+        use crate::chess::status::is_mated;
+        let (mut checks_seen, mut escapes, mut mates) = (0, 0, 0);
+        for (seed, rules) in [(41, Rules::Italian), (42, Rules::Scottish)] {
+            for pos in crate::chess::random_game_positions(rules, 80, 7, seed) {
+                if !pos.is_last_move() {
+                    continue;
+                }
+                let test = KingEscapes::new(&pos);
+                let mut checks = MoveList::new();
+                generate_checks(&pos, &mut checks);
+                for &mv in checks.iter() {
+                    let mut child = pos.clone();
+                    child.play(mv);
+                    let mated = is_mated(&child);
+                    let escape = test.after(&pos, mv);
+                    assert!(!(escape && mated), "{pos} {mv}");
+                    checks_seen += 1;
+                    escapes += escape as u32;
+                    mates += mated as u32;
+                }
+            }
+        }
+        assert!(
+            checks_seen > 200 && escapes * 2 > checks_seen,
+            "{checks_seen} {escapes} {mates}"
         );
     }
 
