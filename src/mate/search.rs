@@ -362,6 +362,22 @@ impl<'a> Searcher<'a> {
         let scottish_checks =
             (left == 2 && pos.rules().check_ends_turn()).then(|| CheckInfo::new(pos));
         let few = self.few;
+        if left > 2 {
+            // Most children are pruned by the memo or the table, and both
+            // probes usually miss the cache: every child's are fetched at
+            // once, so that the misses overlap.
+            for &mv in moves.iter() {
+                if let Some(key) = pos.key_after(mv) {
+                    self.shared.tt.prefetch(key);
+                    if few.is_none() {
+                        let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
+                        if let Some(e) = self.bound_memo.get(slot) {
+                            crate::memory::prefetch(e);
+                        }
+                    }
+                }
+            }
+        }
         for &mv in moves.iter() {
             if asleep.contains(mv) {
                 continue;

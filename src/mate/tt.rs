@@ -143,6 +143,13 @@ impl MateTable {
             .any(|s| s.load(Ordering::Relaxed) == tag)
     }
 
+    /// Asks the processor to fetch the bucket of `key` (a probe soon after
+    /// then finds it in the cache instead of waiting on memory).
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        crate::memory::prefetch(self.bucket(key).as_ptr());
+    }
+
     /// Has any query proved that the position with this key has no mate?
     #[inline]
     pub(crate) fn proved_ever(&self, key: u64) -> bool {
