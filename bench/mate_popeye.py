@@ -300,10 +300,12 @@ def report(name, results, limit):
         print(f"| {r['id']} | {r['n']} | {r['pieces']} | {verdict} | {r['truth_from']} | {ours * 1000:.0f} | {r['crescendo_nodes']} | {' | '.join(cells)} | {best_cell} | {ratio} |{bcells}")
     nodes = sum(r["crescendo_nodes"] or 0 for r in results)
     print()
+    why_unchecked = " (every Popeye mode timed out)" if unchecked else ""
+    timed_out = f" ({capped} rows timed out, counted as {limit:.0f} s)" if capped else ""
     print(f"**{name}**: {len(results)} rows, {len(results) - len(wrong) - unchecked} verdicts right, "
-          f"{len(wrong)} wrong, {unchecked} unchecked (every Popeye mode timed out); "
+          f"{len(wrong)} wrong, {unchecked} unchecked{why_unchecked}; "
           f"Crescendo {tot:.3f} s CPU ({nodes:,} nodes), Popeye's fastest correct mode "
-          f"{'at least ' if capped else ''}{ptot:.3f} s ({capped} rows timed out, counted as {limit:.0f} s): "
+          f"{'at least ' if capped else ''}{ptot:.3f} s{timed_out}: "
           f"{ptot / max(tot, 1e-9):.1f}x; rows slower than Popeye: {len(slower)}"
           + "".join(f"; {i} {o * 1000:.0f} ms vs {b * 1000:.0f} ms" for i, o, b in slower))
     if has_before:
