@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Popeye side by side with `crescendo mate`, position by position.
 
-    bench/mate_popeye.py POPEYE CRESCENDO SET... [--limit S] [--full] [--raw FILE] [--before BIN]
+    bench/mate_popeye.py POPEYE CRESCENDO SET... [--limit S] [--full] [--raw FILE] [--before BIN] [--runs N]
     bench/mate_popeye.py --from-raw RAW... [--limit S]
 
 SET is a `.jsonl` file (rows with `id` and `fen`, as bench/data/sermate-*.jsonl)
@@ -25,6 +25,11 @@ With `--before BIN` a second Crescendo binary (an earlier commit) is timed
 on every row too, in the same run, and the report gives its time, ratio
 and rows slower beside the first's.
 
+With `--runs N` every run that finished in under a second (Crescendo's,
+the earlier binary's, each Popeye mode's) is made N times in all, one
+after the other, and its median time is recorded: close rows are then
+decided by medians, not by one run's noise (longer rows are not close).
+
 Each Popeye run stops at `--limit` CPU seconds (default 60; recorded as
 "> 60 s"). Without `--full`, a mode that can no longer be the fastest
 correct one is stopped once it has used the best correct time so far (its
@@ -45,6 +50,25 @@ import time
 
 MODES = ["default", "intelligent", "checkless"]
 TICK = os.sysconf("SC_CLK_TCK")
+# Runs shorter than this (CPU seconds) are repeated with --runs.
+SHORT = 1.0
+RUNS = 1
+
+
+def median_of(run):
+    """`run()` -> (result, CPU seconds, finished), made RUNS times in all
+    if the first finished in under SHORT seconds: the first result with
+    the median time (finished only if every run finished)."""
+    first = run()
+    if RUNS <= 1 or not first[2] or first[1] >= SHORT:
+        return first
+    times, finished = [first[1]], True
+    for _ in range(RUNS - 1):
+        r = run()
+        times.append(r[1])
+        finished &= r[2]
+    times.sort()
+    return first[0], times[len(times) // 2], finished
 
 
 def parse_fen(fen):
@@ -194,8 +218,13 @@ def fmt(t, finished=True):
 
 def compare_row(popeye_bin, crescendo_bin, row, limit, full, before_bin=None):
     fen = row["fen"]
-    ours, ours_cpu = crescendo(crescendo_bin, fen, limit)
-    before = crescendo(before_bin, fen, limit) if before_bin else None
+    def ours_of(binary):
+        row, cpu = median_of(lambda: (lambda r: (r[0], r[1], r[0].get("result") != "timeout"))(
+            crescendo(binary, fen, limit)))[:2]
+        return row, cpu
+
+    ours, ours_cpu = ours_of(crescendo_bin)
+    before = ours_of(before_bin) if before_bin else None
     runs = {}
     best = None  # fastest correct CPU seconds so far
     orthodox_mate = False
@@ -211,7 +240,7 @@ def compare_row(popeye_bin, crescendo_bin, row, limit, full, before_bin=None):
             cap = limit
         elif known_best() is not None:
             cap = min(limit, known_best() * 1.02 + 0.002)
-        verdict, cpu, finished = popeye(popeye_bin, fen, mode, cap)
+        verdict, cpu, finished = median_of(lambda: popeye(popeye_bin, fen, mode, cap))
         runs[mode] = (verdict, cpu, finished)
         if verdict == "mate" and mode != "checkless":
             orthodox_mate = True
@@ -323,6 +352,11 @@ def main():
     if "--before" in args:
         i = args.index("--before")
         before_bin = args[i + 1]
+        del args[i:i + 2]
+    if "--runs" in args:
+        global RUNS
+        i = args.index("--runs")
+        RUNS = max(1, int(args[i + 1]))
         del args[i:i + 2]
     if "--limit" in args:
         i = args.index("--limit")
