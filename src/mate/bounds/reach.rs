@@ -22,6 +22,15 @@ pub(super) struct Reach {
 /// Distances with a ring in [`Reach`] (the largest finite one is 7).
 pub(super) const RINGS: usize = 8;
 
+/// The roles with distance tables (the pawn's way has a table of its own).
+const TABLED: [Role; 5] = [
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
 pub(super) fn slot(role: Role) -> usize {
     role.index() - 1
 }
@@ -45,13 +54,7 @@ pub(super) fn reach() -> &'static Reach {
                 }
             }
         }
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in TABLED {
             for from in Square::all() {
                 let table = &mut r.table[slot(role)][from.index()];
                 // Breadth-first on the empty board, a ring at a time. A
@@ -193,13 +196,7 @@ mod tests {
     #[test]
     fn reach_tables_are_their_definitions() {
         let r = reach();
-        for role in [
-            Role::Knight,
-            Role::Bishop,
-            Role::Rook,
-            Role::Queen,
-            Role::King,
-        ] {
+        for role in TABLED {
             for from in Square::all() {
                 let mut dist = [FAR; 64];
                 dist[from.index()] = 0;
