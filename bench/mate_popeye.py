@@ -219,9 +219,10 @@ def fmt(t, finished=True):
 def compare_row(popeye_bin, crescendo_bin, row, limit, full, before_bin=None):
     fen = row["fen"]
     def ours_of(binary):
-        row, cpu = median_of(lambda: (lambda r: (r[0], r[1], r[0].get("result") != "timeout"))(
-            crescendo(binary, fen, limit)))[:2]
-        return row, cpu
+        def run():
+            result, cpu = crescendo(binary, fen, limit)
+            return result, cpu, result.get("result") != "timeout"
+        return median_of(run)[:2]
 
     ours, ours_cpu = ours_of(crescendo_bin)
     before = ours_of(before_bin) if before_bin else None
