@@ -741,6 +741,7 @@ impl<'a> Searcher<'a> {
         // are remembered.
         if self.bound_memo.is_empty() {
             self.bound_memo = vec![(0, 0); BOUND_MEMO];
+            crate::memory::populate(&self.bound_memo);
         }
         // A pass of as many pieces as we have is the full search again (the
         // same tree under other keys): not run.

@@ -206,6 +206,7 @@ impl MateTable {
             return; // another thread grows it
         }
         let high = part + 1;
+        crate::memory::populate(&self.slots[high * BUCKET..(wider + 1) * BUCKET]);
         for i in 0..high {
             for slot in self.bucket_in(i as u64, part) {
                 let v = slot.load(Ordering::Relaxed);
