@@ -158,13 +158,28 @@ pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
             elapsed: started.elapsed(),
         };
     }
-    // Sparse positions with long turns: often no mating picture fits at all.
-    if bounds::no_mate_by_pictures(pos) {
-        return Answer {
-            verdict: Verdict::NoMate,
-            nodes: 1,
-            elapsed: started.elapsed(),
-        };
+    // Sparse positions with long turns: often no mating picture fits at
+    // all, or a line reaches the one board a picture names.
+    match bounds::mate_by_pictures(pos) {
+        bounds::Pictured::Open => {}
+        bounds::Pictured::NoMate => {
+            return Answer {
+                verdict: Verdict::NoMate,
+                nodes: 1,
+                elapsed: started.elapsed(),
+            };
+        }
+        bounds::Pictured::Mate(line) => {
+            assert!(
+                is_mating_line(pos, &line),
+                "mate pictures produced a line the rules reject: {line:?}"
+            );
+            return Answer {
+                verdict: Verdict::Mate(line),
+                nodes: 1,
+                elapsed: started.elapsed(),
+            };
+        }
     }
     // A repeated question: an earlier query proved this very position. (Its
     // other proofs are not used: see `tt`.)

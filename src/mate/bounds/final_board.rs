@@ -17,6 +17,7 @@
 //! stepped twice is one escape more, never one less), and no castling
 //! right (the enemy, in check, never castles).
 
+use super::order::Named;
 use super::pictures::Scene;
 use crate::chess::attacks;
 use crate::chess::status::is_mated;
@@ -78,15 +79,18 @@ impl FinalBoard {
     /// Are there squares and roles for more pieces of ours, each on one of
     /// its candidates (`away`: per piece, the squares per role it may end
     /// on there; a promoted queen stands for a rook or bishop too, as it
-    /// covers all they would), on which the board of `placed` mates? Asks
-    /// at most `budget` boards (then answers true: nothing known); also
-    /// returns how many were asked.
+    /// covers all they would), on which the board of `placed` mates? The
+    /// boards that do are kept in `named` (the order of the moves decides
+    /// them later) and count as no mate here, unless there is no room.
+    /// Asks at most `budget` boards (then answers true: nothing known);
+    /// also returns how many were asked.
     pub(super) fn mates_with(
         &self,
         placed: &[(Role, Square)],
         placed_movers: &[Mover],
         away: &[(Vec<(Role, Bitboard)>, Mover)],
         budget: u32,
+        named: &mut Named,
     ) -> (bool, u32) {
         let mut board = self.base.clone();
         let us = board.side_to_move();
@@ -99,7 +103,7 @@ impl FinalBoard {
             .map(|(&(_, sq), &m)| (sq, m))
             .collect();
         let mut asked = 0;
-        let m = self.place(board, away, &mut movers, budget, &mut asked);
+        let m = self.place(board, away, &mut movers, budget, &mut asked, named);
         (m, asked)
     }
 
@@ -111,10 +115,12 @@ impl FinalBoard {
         movers: &mut Vec<(Square, Mover)>,
         budget: u32,
         asked: &mut u32,
+        named: &mut Named,
     ) -> bool {
         let Some(((first, mover), rest)) = away.split_first() else {
             *asked += 1;
-            return *asked > budget || self.retracts(&board, movers) && self.mated(board);
+            return *asked > budget
+                || self.retracts(&board, movers) && self.mated(board.clone()) && !named.add(board);
         };
         let us = board.side_to_move();
         for &(role, squares) in first {
@@ -125,7 +131,7 @@ impl FinalBoard {
                 let mut b = board.clone();
                 b.put(sq, Piece { color: us, role });
                 movers.push((sq, *mover));
-                let m = self.place(b, rest, movers, budget, asked);
+                let m = self.place(b, rest, movers, budget, asked, named);
                 movers.pop();
                 if m {
                     return true;

@@ -31,8 +31,10 @@
 //! piece's ways there), [`movers`] (the sets of our pieces whose
 //! pictures fit, which restrict the search's passes), [`squares`] (the
 //! root's pictures again with our pieces' end squares, the whole board
-//! asked of the rules core by [`final_board`] where they name it) and
-//! [`node_pictures`] (the pictures as a bound at every node of a long
+//! asked of the rules core by [`final_board`] where they name it),
+//! [`order`] (the order of the moves: a line to the whole mating boards
+//! the pictures name, a mate found, or none, a scene without a picture)
+//! and [`node_pictures`] (the pictures as a bound at every node of a long
 //! turn's search).
 //! Only what the mate finder and the evaluation use is visible outside.
 
@@ -44,6 +46,7 @@ mod last_moves;
 mod lower;
 mod movers;
 mod node_pictures;
+mod order;
 mod paths;
 mod pictures;
 mod reach;
@@ -62,5 +65,7 @@ use lower::lower_bound_with;
 pub(crate) use lower::{lower_bound, lower_bound_movable, may_mate};
 pub(crate) use movers::Movers;
 pub(crate) use node_pictures::NodePictures;
-pub(crate) use pictures::no_mate_by_pictures;
+#[cfg(test)]
+use pictures::no_mate_by_pictures;
+pub(crate) use pictures::{Pictured, mate_by_pictures};
 pub(crate) use reach::attack_distance;

@@ -42,12 +42,15 @@
 //! a square), so "no picture fits" is a proof; "some picture fits" proves
 //! nothing and the search decides.
 
+use super::order::Order;
 use super::paths::{End, FAR, ends_of};
 use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
-use crate::chess::{Bitboard, Color, Position, Role, Square};
+use crate::chess::{Bitboard, Color, Move, Position, Role, Square};
 
+/// The nodes the order of the moves may search for the named boards.
+const ORDER_NODES: u32 = 200_000;
 /// Turns shorter than this are left to the search (cheap to search).
 const MIN_MOVES: u32 = 4;
 /// Positions with more of our pieces than this are left to the search (the
@@ -60,15 +63,47 @@ const MAX_COUNTED: usize = 7;
 // The ways' sets of visits hold that many captured pieces.
 const _: () = assert!(MAX_COUNTED <= super::paths::MAX_CAPTURED);
 
-/// Does no mating picture fit in the moves the side to move has left? True
-/// is a proof that it does not mate in this turn; false proves nothing.
-pub(crate) fn no_mate_by_pictures(pos: &Position) -> bool {
+/// What the pictures say of the turn.
+#[derive(Debug)]
+pub(crate) enum Pictured {
+    /// Proved: no picture fits, or no line reaches the boards they name.
+    NoMate,
+    /// A line of the turn reached a mating board they named.
+    Mate(Vec<Move>),
+    /// Nothing known: the search decides.
+    Open,
+}
+
+/// Does no mating picture fit in the moves the side to move has left, or
+/// does a line reach a mating board a picture names?
+pub(crate) fn mate_by_pictures(pos: &Position) -> Pictured {
     // The enemy pieces transparent first: one scene, the cheapest proof.
-    // Then the enemy pieces as obstacles, and our pieces on their squares.
-    let proved = pictured(pos)
-        && (no_picture_fits(pos, &[]) || no_picture_fits_in(pos, &counted_enemies(pos), true));
-    log::debug!("mate pictures: no picture fits: {proved}");
-    proved
+    // Then the enemy pieces as obstacles, and our pieces on their squares,
+    // whose whole mating boards the order of the moves settles.
+    let out = if !pictured(pos) {
+        Pictured::Open
+    } else if no_picture_fits(pos, &[]) {
+        Pictured::NoMate
+    } else {
+        let mut order = Order::new(ORDER_NODES);
+        let proved = no_picture_fits_in(pos, &counted_enemies(pos), Some(&mut order));
+        if proved {
+            Pictured::NoMate
+        } else if let Some(line) = order.mate {
+            Pictured::Mate(line)
+        } else {
+            Pictured::Open
+        }
+    };
+    log::debug!("mate pictures: {out:?}");
+    out
+}
+
+/// True is a proof that the side to move does not mate in this turn
+/// ([`mate_by_pictures`]); false proves nothing. (For the tests.)
+#[cfg(test)]
+pub(super) fn no_mate_by_pictures(pos: &Position) -> bool {
+    matches!(mate_by_pictures(pos), Pictured::NoMate)
 }
 
 /// Is `pos` one the pictures are drawn for?
@@ -124,12 +159,14 @@ pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> 
 /// Does no picture fit in any scene of the `counted` enemy pieces (the
 /// others transparent)?
 pub(super) fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
-    no_picture_fits_in(pos, counted, false)
+    no_picture_fits_in(pos, counted, None)
 }
 
 /// [`no_picture_fits`], with our pieces' end squares ([`super::squares`])
-/// in the scenes whose cheapest picture fits if `placed`.
-fn no_picture_fits_in(pos: &Position, counted: &[Square], placed: bool) -> bool {
+/// in the scenes whose cheapest picture fits if `order` is given; the
+/// whole mating boards a scene names are then settled by the order of the
+/// moves (a scene whose boards no line reaches has no picture).
+fn no_picture_fits_in(pos: &Position, counted: &[Square], mut order: Option<&mut Order>) -> bool {
     let moves = pos.moves_left();
     // Every set of counted enemy pieces that may be captured in the turn
     // (each capture is a move of its own), fewest first: a picture fits as
@@ -141,7 +178,9 @@ fn no_picture_fits_in(pos: &Position, counted: &[Square], placed: bool) -> bool 
     sets.into_iter().all(|c| {
         let scene = Scene::new(pos, counted, c);
         min_picture_cost(pos, &scene, moves) > moves
-            || placed && !placed_picture_fits(pos, &scene, moves)
+            || order.as_deref_mut().is_some_and(|order| {
+                !placed_picture_fits(pos, &scene, moves, &mut order.named) && order.settle(pos)
+            })
     })
 }
 
@@ -168,11 +207,11 @@ pub(super) fn pictured_for_tests(pos: &Position) -> bool {
     pictured(pos)
 }
 
-/// The scenes of the counted enemy pieces, with our pieces' squares or
-/// not, for the tests.
+/// The scenes of the counted enemy pieces without our pieces' squares,
+/// for the tests.
 #[cfg(test)]
-pub(super) fn placed_for_tests(pos: &Position, placed: bool) -> bool {
-    pictured(pos) && no_picture_fits_in(pos, &counted_enemies(pos), placed)
+pub(super) fn counted_for_tests(pos: &Position) -> bool {
+    pictured(pos) && no_picture_fits_in(pos, &counted_enemies(pos), None)
 }
 
 /// One scene of the pictures: the enemy pieces captured in the turn (the
