@@ -404,7 +404,10 @@ fn covers_only(ends: &[End]) -> Vec<End> {
 
 /// The least cost within `cap` of one end per way covering `full` and
 /// taking the captured pieces of `all` (0: the takes not asked), or `FAR`.
+/// Each way's ends come cheapest first (as [`ends_of`] and
+/// [`covers_only`] give them).
 pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap: u8) -> u8 {
+    debug_assert!(ways.iter().all(|w| w.as_ref().is_sorted_by_key(|e| e.cost)));
     let (masks, nv) = (full + 1, all + 1);
     // best[(last * masks + mask) * nv + taken]: the least cost so far
     // covering `mask` and taking `taken`, with the last mover's end used
@@ -421,14 +424,17 @@ pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap
             let base = best[i];
             let (l, mask, v) = (i / (masks * nv), i / nv % masks, i % nv);
             for e in ends.as_ref() {
+                let cost = base.saturating_add(e.cost);
+                if cost > cap {
+                    break; // and every end after it
+                }
                 if e.last && l == 1 {
                     continue;
                 }
-                let cost = base.saturating_add(e.cost);
                 let to = usize::from(e.last) | l;
                 let taken = v | (e.visits as usize & all);
                 let j = (to * masks + (mask | e.mask as usize)) * nv + taken;
-                if cost <= cap && cost < best[j] {
+                if cost < best[j] {
                     updates.push((j, cost));
                 }
             }
