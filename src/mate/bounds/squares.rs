@@ -58,6 +58,33 @@ struct Choice {
     last: bool,
 }
 
+/// A piece's choices alike in the targets covered and the last mover's
+/// end, cheapest first: the bound on the pieces after it is one per kind.
+struct Kind {
+    mask: u16,
+    last: bool,
+    choices: Vec<Choice>,
+}
+
+/// `choices` (cheapest first) by kind, the kinds by their cheapest.
+fn kinds_of(choices: &[Choice]) -> Vec<Kind> {
+    let mut kinds: Vec<Kind> = Vec::new();
+    for &c in choices {
+        match kinds
+            .iter_mut()
+            .find(|k| k.mask == c.mask && k.last == c.last)
+        {
+            Some(k) => k.choices.push(c),
+            None => kinds.push(Kind {
+                mask: c.mask,
+                last: c.last,
+                choices: vec![c],
+            }),
+        }
+    }
+    kinds
+}
+
 /// Does a picture of `scene` fit in `moves` with one piece a square and
 /// our lines stopped by our pieces (or did the search give up)? False is a
 /// proof that no picture of the scene fits.
@@ -106,9 +133,10 @@ fn placed_steps(pos: &Position, scene: &Scene, moves: u32, named: &mut Named) ->
         rest[i] = suffix(&pieces[i], &rest[i + 1], full);
         takes[i] = takes[i + 1] | pieces[i].iter().fold(0, |v, c| v | c.visits);
     }
+    let kinds: Vec<Vec<Kind>> = pieces.iter().map(|p| kinds_of(p)).collect();
     let mut dfs = Dfs {
         scene,
-        pieces: &pieces,
+        pieces: &kinds,
         rest: &rest,
         takes: &takes,
         full,
@@ -246,7 +274,8 @@ fn suffix(options: &[Choice], after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 
 /// The branch and bound of [`placed_picture_fits`].
 struct Dfs<'a> {
     scene: &'a Scene,
-    pieces: &'a [Vec<Choice>],
+    /// Each piece's choices by kind.
+    pieces: &'a [Vec<Kind>],
     rest: &'a [[[u8; 512]; 2]],
     takes: &'a [u16],
     full: u16,
@@ -294,42 +323,62 @@ impl Dfs<'_> {
         if i == self.pieces.len() {
             return visits == self.all && self.covers(used) && self.mates(cost);
         }
-        for c in &self.pieces[i] {
-            let cost2 = cost.saturating_add(c.cost);
-            if cost2 > self.cap {
-                break;
-            }
-            if c.last && last {
+        let pieces = self.pieces;
+        for kind in &pieces[i] {
+            if kind.last && last {
                 continue;
             }
-            if let Some(sq) = c.sq
-                && used.contains(sq)
-            {
+            // The moves this kind's choices may cost, the pieces after it
+            // covering the rest.
+            let need = usize::from(self.full & !(mask | kind.mask));
+            let bound = self.rest[i + 1][usize::from(!(last || kind.last))][need];
+            let Some(room) = self.cap.checked_sub(cost.saturating_add(bound)) else {
                 continue;
-            }
-            let contact = c.sq.is_some_and(|sq| self.contact(c.role, sq, c.mask));
-            // A queen made by promotion stands for a rook or bishop too:
-            // next to the king and not on its line (a rook on a diagonal,
-            // a bishop on a rank or file), that one covers flights without
-            // checking, so is no contact checker.
-            let promoted = c.role == Role::Queen && self.froms[i].0 == Role::Pawn;
-            let mut ways = [(contact, c.mask), (false, 0)];
-            let n_ways = match c.sq {
-                Some(sq) if contact && promoted => {
-                    let beside = attacks::rook(self.scene.king, Bitboard::EMPTY).contains(sq);
-                    let other = if beside { Role::Bishop } else { Role::Rook };
-                    ways[1].1 = self.scene.cover(other, sq) & c.mask & !1;
-                    2
-                }
-                _ => 1,
             };
-            for &(contact, c_mask) in &ways[..n_ways] {
-                if contact && self.contacts > 0 {
-                    continue;
+            for c in &kind.choices {
+                if c.cost > room {
+                    break;
                 }
-                if self.fits_with(i, c, contact, c_mask, (last, mask, visits, cost, used)) {
+                if self.try_choice(i, c, (last, mask, visits, cost, used)) {
                     return true;
                 }
+            }
+        }
+        false
+    }
+
+    /// [`Self::fits`] with `c` chosen for piece `i` (as a contact checker
+    /// or not, where both may be) after the choices `before` (`last`,
+    /// `mask`, `visits`, `cost`, `used`).
+    fn try_choice(&mut self, i: usize, c: &Choice, before: (bool, u16, u16, u8, Bitboard)) -> bool {
+        let used = before.4;
+        if let Some(sq) = c.sq
+            && used.contains(sq)
+        {
+            return false;
+        }
+        let contact = c.sq.is_some_and(|sq| self.contact(c.role, sq, c.mask));
+        // A queen made by promotion stands for a rook or bishop too:
+        // next to the king and not on its line (a rook on a diagonal,
+        // a bishop on a rank or file), that one covers flights without
+        // checking, so is no contact checker.
+        let promoted = c.role == Role::Queen && self.froms[i].0 == Role::Pawn;
+        let mut ways = [(contact, c.mask), (false, 0)];
+        let n_ways = match c.sq {
+            Some(sq) if contact && promoted => {
+                let beside = attacks::rook(self.scene.king, Bitboard::EMPTY).contains(sq);
+                let other = if beside { Role::Bishop } else { Role::Rook };
+                ways[1].1 = self.scene.cover(other, sq) & c.mask & !1;
+                2
+            }
+            _ => 1,
+        };
+        for &(contact, c_mask) in &ways[..n_ways] {
+            if contact && self.contacts > 0 {
+                continue;
+            }
+            if self.fits_with(i, c, contact, c_mask, before) {
+                return true;
             }
         }
         false
