@@ -59,30 +59,63 @@ struct Choice {
 }
 
 /// A piece's choices alike in the targets covered and the last mover's
-/// end, cheapest first: the bound on the pieces after it is one per kind.
+/// end: the bound on the pieces after it is one per kind.
 struct Kind {
     mask: u16,
     last: bool,
+    /// Its choices, cheapest first: `Options::choices[start..end]`.
+    start: u32,
+    end: u32,
+}
+
+/// A piece's choices grouped by kind, the kinds by their cheapest.
+struct Options {
+    kinds: Vec<Kind>,
     choices: Vec<Choice>,
 }
 
-/// `choices` (cheapest first) by kind, the kinds by their cheapest.
-fn kinds_of(choices: &[Choice]) -> Vec<Kind> {
-    let mut kinds: Vec<Kind> = Vec::new();
-    for &c in choices {
-        match kinds
-            .iter_mut()
-            .find(|k| k.mask == c.mask && k.last == c.last)
-        {
-            Some(k) => k.choices.push(c),
-            None => kinds.push(Kind {
-                mask: c.mask,
-                last: c.last,
-                choices: vec![c],
-            }),
+impl Options {
+    /// `choices` (cheapest first) by kind, each kind's cheapest first.
+    fn of(choices: &[Choice]) -> Options {
+        // The kind of each (mask, last), in the order first met.
+        let mut id = vec![u16::MAX; 2 << 9];
+        let slot = |c: &Choice| usize::from(c.mask) << 1 | usize::from(c.last);
+        let mut kinds: Vec<Kind> = Vec::new();
+        let mut of_choice = Vec::with_capacity(choices.len());
+        for c in choices {
+            let k = &mut id[slot(c)];
+            if *k == u16::MAX {
+                *k = kinds.len() as u16;
+                kinds.push(Kind {
+                    mask: c.mask,
+                    last: c.last,
+                    start: 0,
+                    end: 0,
+                });
+            }
+            kinds[usize::from(*k)].end += 1;
+            of_choice.push(*k);
+        }
+        let mut at = 0;
+        for k in &mut kinds {
+            (k.start, k.end, at) = (at, at, at + k.end);
+        }
+        // Placed in order, so each kind's stay cheapest first.
+        let mut grouped = choices.to_vec();
+        for (c, &k) in choices.iter().zip(&of_choice) {
+            let k = &mut kinds[usize::from(k)];
+            grouped[k.end as usize] = *c;
+            k.end += 1;
+        }
+        Options {
+            kinds,
+            choices: grouped,
         }
     }
-    kinds
+
+    fn of_kind(&self, k: &Kind) -> &[Choice] {
+        &self.choices[k.start as usize..k.end as usize]
+    }
 }
 
 /// Does a picture of `scene` fit in `moves` with one piece a square and
@@ -128,15 +161,15 @@ fn placed_steps(pos: &Position, scene: &Scene, moves: u32, named: &mut Named) ->
     // (No piece left: only the empty need is met, for nothing.)
     rest[pieces.len()][0][0] = 0;
     rest[pieces.len()][1][0] = 0;
+    let options: Vec<Options> = pieces.iter().map(|p| Options::of(p)).collect();
     let mut takes = vec![0u16; pieces.len() + 1];
     for i in (0..pieces.len()).rev() {
-        rest[i] = suffix(&pieces[i], &rest[i + 1], full);
+        rest[i] = suffix(&options[i], &rest[i + 1], full);
         takes[i] = takes[i + 1] | pieces[i].iter().fold(0, |v, c| v | c.visits);
     }
-    let kinds: Vec<Vec<Kind>> = pieces.iter().map(|p| kinds_of(p)).collect();
     let mut dfs = Dfs {
         scene,
-        pieces: &kinds,
+        pieces: &options,
         rest: &rest,
         takes: &takes,
         full,
@@ -229,15 +262,13 @@ fn choices(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Choice> {
 
 /// The least-cost table of one more piece with `options` before the
 /// pieces of `after` (see `rest` in [`placed_picture_fits`]).
-fn suffix(options: &[Choice], after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 2] {
+fn suffix(options: &Options, after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 2] {
     // The cheapest option per (targets, last mover) is all that counts.
-    let mut kinds: Vec<(u16, bool, u8)> = Vec::new();
-    for c in options {
-        match kinds.iter_mut().find(|k| k.0 == c.mask && k.1 == c.last) {
-            Some(k) => k.2 = k.2.min(c.cost),
-            None => kinds.push((c.mask, c.last, c.cost)),
-        }
-    }
+    let mut kinds: Vec<(u16, bool, u8)> = options
+        .kinds
+        .iter()
+        .map(|k| (k.mask, k.last, options.of_kind(k)[0].cost))
+        .collect();
     // Beaten kinds (another covers as much at most as dear, not the last
     // mover's unless this one is) never give the least: dropped, since
     // the table costs a pass over the kinds per mask.
@@ -275,7 +306,7 @@ fn suffix(options: &[Choice], after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 
 struct Dfs<'a> {
     scene: &'a Scene,
     /// Each piece's choices by kind.
-    pieces: &'a [Vec<Kind>],
+    pieces: &'a [Options],
     rest: &'a [[[u8; 512]; 2]],
     takes: &'a [u16],
     full: u16,
@@ -324,7 +355,7 @@ impl Dfs<'_> {
             return visits == self.all && self.covers(used) && self.mates(cost);
         }
         let pieces = self.pieces;
-        for kind in &pieces[i] {
+        for kind in &pieces[i].kinds {
             if kind.last && last {
                 continue;
             }
@@ -335,7 +366,7 @@ impl Dfs<'_> {
             let Some(room) = self.cap.checked_sub(cost.saturating_add(bound)) else {
                 continue;
             };
-            for c in &kind.choices {
+            for c in pieces[i].of_kind(kind) {
                 if c.cost > room {
                     break;
                 }
