@@ -65,7 +65,7 @@ use lower::lower_bound_with;
 pub(crate) use lower::{lower_bound, lower_bound_movable, may_mate};
 pub(crate) use movers::Movers;
 pub(crate) use node_pictures::NodePictures;
+pub(crate) use pictures::{Drawn, Pictured, draw_pictures};
 #[cfg(test)]
-use pictures::no_mate_by_pictures;
-pub(crate) use pictures::{Pictured, mate_by_pictures};
+use pictures::{mate_by_pictures, no_mate_by_pictures};
 pub(crate) use reach::attack_distance;

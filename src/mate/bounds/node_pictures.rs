@@ -1,6 +1,6 @@
 //! The mating pictures as a bound at every node of a long turn's search.
 //!
-//! [`mate_by_pictures`](super::mate_by_pictures) proves "no mate" for
+//! [`draw_pictures`](super::draw_pictures) proves "no mate" for
 //! the query's root; its proof holds for any position of a turn (the enemy
 //! pieces stand still, no check before the last move), so it holds for the
 //! nodes inside the search as well: a node where no mating picture fits in

@@ -75,28 +75,100 @@ pub(crate) enum Pictured {
 }
 
 /// Does no mating picture fit in the moves the side to move has left, or
-/// does a line reach a mating board a picture names?
-pub(crate) fn mate_by_pictures(pos: &Position) -> Pictured {
-    // The enemy pieces transparent first: one scene, the cheapest proof.
-    // Then the enemy pieces as obstacles, and our pieces on their squares,
-    // whose whole mating boards the order of the moves settles.
-    let out = if !pictured(pos) {
-        Pictured::Open
-    } else if no_picture_fits(pos, &[]) {
-        Pictured::NoMate
-    } else {
-        let mut order = Order::new(ORDER_NODES);
-        let proved = no_picture_fits_in(pos, &counted_enemies(pos), Some(&mut order));
-        if proved {
-            Pictured::NoMate
-        } else if let Some(line) = order.mate {
-            Pictured::Mate(line)
-        } else {
-            Pictured::Open
+/// does a line reach a mating board a picture names? ([`draw_pictures`]
+/// and then [`Drawing::finish`]; for the tests.)
+#[cfg(test)]
+pub(super) fn mate_by_pictures(pos: &Position) -> Pictured {
+    match draw_pictures(pos) {
+        Drawn::Done(out) => out,
+        Drawn::Boards(drawing) => drawing.finish(pos),
+    }
+}
+
+/// The pictures drawn as far as they are cheap ([`draw_pictures`]).
+pub(crate) enum Drawn {
+    /// What they say.
+    Done(Pictured),
+    /// A scene's cheapest picture fits: the rest places our pieces.
+    Boards(Drawing),
+}
+
+/// The pictures from the first scene whose cheapest picture fits on: our
+/// pieces' squares, and the whole boards they name settled by the order of
+/// the moves ([`Drawing::advance`]).
+pub(crate) struct Drawing {
+    counted: Vec<Square>,
+    /// The scenes, from the first whose cheapest picture fits.
+    sets: Vec<u32>,
+    /// The next scene to draw.
+    next: usize,
+    order: Order,
+}
+
+/// The pictures as far as no scene's cheapest picture fits: the enemy
+/// pieces transparent first (one scene, the cheapest proof), then the
+/// enemy pieces as obstacles. The first scene whose cheapest picture fits
+/// stops them ([`Drawn::Boards`]): the rest costs more than a short search.
+pub(crate) fn draw_pictures(pos: &Position) -> Drawn {
+    if !pictured(pos) {
+        return Drawn::Done(Pictured::Open);
+    }
+    if no_picture_fits(pos, &[]) {
+        log::debug!("mate pictures: {:?}", Pictured::NoMate);
+        return Drawn::Done(Pictured::NoMate);
+    }
+    let counted = counted_enemies(pos);
+    let sets = scene_sets(pos.moves_left(), counted.len());
+    let cut = sets
+        .iter()
+        .take_while(|&&c| scene_is_cut(pos, &counted, c))
+        .count();
+    if cut == sets.len() {
+        log::debug!("mate pictures: {:?}", Pictured::NoMate);
+        return Drawn::Done(Pictured::NoMate);
+    }
+    Drawn::Boards(Drawing {
+        counted,
+        sets,
+        next: cut,
+        order: Order::new(ORDER_NODES),
+    })
+}
+
+impl Drawing {
+    /// Draws the scenes left, our pieces on their squares in at most
+    /// `placed` of them; `None` when more are left.
+    pub(crate) fn advance(&mut self, pos: &Position, mut placed: usize) -> Option<Pictured> {
+        let moves = pos.moves_left();
+        while let Some(&c) = self.sets.get(self.next) {
+            let scene = Scene::new(pos, &self.counted, c);
+            if min_picture_cost(pos, &scene, moves) > moves {
+                self.next += 1;
+                continue;
+            }
+            if placed == 0 {
+                return None;
+            }
+            placed -= 1;
+            self.next += 1;
+            let order = &mut self.order;
+            if placed_picture_fits(pos, &scene, moves, &mut order.named) || !order.settle(pos) {
+                let out = match order.mate.take() {
+                    Some(line) => Pictured::Mate(line),
+                    None => Pictured::Open,
+                };
+                log::debug!("mate pictures: {out:?}");
+                return Some(out);
+            }
         }
-    };
-    log::debug!("mate pictures: {out:?}");
-    out
+        log::debug!("mate pictures: {:?}", Pictured::NoMate);
+        Some(Pictured::NoMate)
+    }
+
+    /// [`Drawing::advance`] to the end.
+    pub(crate) fn finish(mut self, pos: &Position) -> Pictured {
+        self.advance(pos, usize::MAX).unwrap_or(Pictured::Open)
+    }
 }
 
 /// True is a proof that the side to move does not mate in this turn
@@ -167,21 +239,39 @@ pub(super) fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
 /// whole mating boards a scene names are then settled by the order of the
 /// moves (a scene whose boards no line reaches has no picture).
 fn no_picture_fits_in(pos: &Position, counted: &[Square], mut order: Option<&mut Order>) -> bool {
-    let moves = pos.moves_left();
-    // Every set of counted enemy pieces that may be captured in the turn
-    // (each capture is a move of its own), fewest first: a picture fits as
-    // soon as one scene has one.
-    let mut sets: Vec<u32> = (0..1u32 << counted.len())
+    scene_sets(pos.moves_left(), counted.len())
+        .into_iter()
+        .all(|c| scene_has_none(pos, counted, c, order.as_deref_mut()))
+}
+
+/// Every set of `counted` enemy pieces that may be captured in a turn of
+/// `moves` (each capture is a move of its own), fewest first: a picture
+/// fits as soon as one scene has one.
+fn scene_sets(moves: u32, counted: usize) -> Vec<u32> {
+    let mut sets: Vec<u32> = (0..1u32 << counted)
         .filter(|c| c.count_ones() <= moves)
         .collect();
     sets.sort_by_key(|c| c.count_ones());
-    sets.into_iter().all(|c| {
-        let scene = Scene::new(pos, counted, c);
-        min_picture_cost(pos, &scene, moves) > moves
-            || order.as_deref_mut().is_some_and(|order| {
-                !placed_picture_fits(pos, &scene, moves, &mut order.named) && order.settle(pos)
-            })
-    })
+    sets
+}
+
+/// Does no picture of the cheapest fit in the scene of the `counted`
+/// pieces of the bits of `set` captured?
+fn scene_is_cut(pos: &Position, counted: &[Square], set: u32) -> bool {
+    let moves = pos.moves_left();
+    min_picture_cost(pos, &Scene::new(pos, counted, set), moves) > moves
+}
+
+/// Has the scene of the `counted` pieces of the bits of `set` captured no
+/// picture: none of the cheapest, or (with `order`) none with our pieces'
+/// end squares, or none of the boards those name reached by a line?
+fn scene_has_none(pos: &Position, counted: &[Square], set: u32, order: Option<&mut Order>) -> bool {
+    let moves = pos.moves_left();
+    let scene = Scene::new(pos, counted, set);
+    min_picture_cost(pos, &scene, moves) > moves
+        || order.is_some_and(|order| {
+            !placed_picture_fits(pos, &scene, moves, &mut order.named) && order.settle(pos)
+        })
 }
 
 /// The enemy pieces (not the king) counted as obstacles: all of them, or
