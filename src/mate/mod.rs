@@ -184,13 +184,11 @@ pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
                     ..*budget
                 };
                 let shared = shared_for(&probe, tt);
-                let mut s = Searcher::new(&shared, 0);
-                let o = s.enter_with_passes(pos);
-                s.flush();
+                let outcome = search_alone(pos, &shared);
                 probed = shared.nodes.load(Ordering::Relaxed);
                 let stopped = budget.stop.is_some_and(|s| s.load(Ordering::Relaxed))
                     || budget.deadline.is_some_and(|d| Instant::now() >= d);
-                let verdict = verdict_of(pos, (o, s.line));
+                let verdict = verdict_of(pos, outcome);
                 if verdict.is_some() || stopped {
                     return Answer {
                         verdict: verdict.unwrap_or(Verdict::Unknown),
@@ -241,10 +239,7 @@ pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
     } else if budget.threads > 1 && pos.moves_left() > 1 {
         search_parallel(pos, &shared, budget.threads)
     } else {
-        let mut s = Searcher::new(&shared, 0);
-        let o = s.enter_with_passes(pos);
-        s.flush();
-        (o, s.line)
+        search_alone(pos, &shared)
     };
     let verdict = verdict_of(pos, outcome).unwrap_or(Verdict::Unknown);
     Answer {
@@ -262,6 +257,14 @@ const PROBE_NODES: u64 = 10_000;
 /// The scenes with our pieces placed before that search: the pictures
 /// that decide in fewer go without it.
 const PLACED_BEFORE_PROBE: usize = 16;
+
+/// The search of `pos` on the calling thread: its outcome and line.
+fn search_alone(pos: &Position, shared: &Shared) -> (Outcome, Vec<Move>) {
+    let mut s = Searcher::new(shared, 0);
+    let o = s.enter_with_passes(pos);
+    s.flush();
+    (o, s.line)
+}
 
 /// The verdict of a search's outcome and line; `None` where it was stopped.
 fn verdict_of(pos: &Position, outcome: (Outcome, Vec<Move>)) -> Option<Verdict> {

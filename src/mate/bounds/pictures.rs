@@ -229,19 +229,12 @@ pub(super) fn piece_options(pos: &Position) -> Option<(u16, Vec<PieceOptions>)> 
 }
 
 /// Does no picture fit in any scene of the `counted` enemy pieces (the
-/// others transparent)?
+/// others transparent)? (Our pieces' squares and the order of the moves
+/// are [`Drawing::advance`]'s.)
 pub(super) fn no_picture_fits(pos: &Position, counted: &[Square]) -> bool {
-    no_picture_fits_in(pos, counted, None)
-}
-
-/// [`no_picture_fits`], with our pieces' end squares ([`super::squares`])
-/// in the scenes whose cheapest picture fits if `order` is given; the
-/// whole mating boards a scene names are then settled by the order of the
-/// moves (a scene whose boards no line reaches has no picture).
-fn no_picture_fits_in(pos: &Position, counted: &[Square], mut order: Option<&mut Order>) -> bool {
     scene_sets(pos.moves_left(), counted.len())
         .into_iter()
-        .all(|c| scene_has_none(pos, counted, c, order.as_deref_mut()))
+        .all(|c| scene_is_cut(pos, counted, c))
 }
 
 /// Every set of `counted` enemy pieces that may be captured in a turn of
@@ -260,18 +253,6 @@ fn scene_sets(moves: u32, counted: usize) -> Vec<u32> {
 fn scene_is_cut(pos: &Position, counted: &[Square], set: u32) -> bool {
     let moves = pos.moves_left();
     min_picture_cost(pos, &Scene::new(pos, counted, set), moves) > moves
-}
-
-/// Has the scene of the `counted` pieces of the bits of `set` captured no
-/// picture: none of the cheapest, or (with `order`) none with our pieces'
-/// end squares, or none of the boards those name reached by a line?
-fn scene_has_none(pos: &Position, counted: &[Square], set: u32, order: Option<&mut Order>) -> bool {
-    let moves = pos.moves_left();
-    let scene = Scene::new(pos, counted, set);
-    min_picture_cost(pos, &scene, moves) > moves
-        || order.is_some_and(|order| {
-            !placed_picture_fits(pos, &scene, moves, &mut order.named) && order.settle(pos)
-        })
 }
 
 /// The enemy pieces (not the king) counted as obstacles: all of them, or
@@ -301,7 +282,7 @@ pub(super) fn pictured_for_tests(pos: &Position) -> bool {
 /// for the tests.
 #[cfg(test)]
 pub(super) fn counted_for_tests(pos: &Position) -> bool {
-    pictured(pos) && no_picture_fits_in(pos, &counted_enemies(pos), None)
+    pictured(pos) && no_picture_fits(pos, &counted_enemies(pos))
 }
 
 /// One scene of the pictures: the enemy pieces captured in the turn (the
