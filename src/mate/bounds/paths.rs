@@ -53,6 +53,30 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
         *seen |= fresh;
         for_each_visit(fresh, |v| out.push(way.end(v)));
     });
+    unbeaten(out, masks)
+}
+
+/// [`ends_of`] from the piece's [`placed_ends`] in a scene of all targets
+/// `full` (the ways searched once for both).
+pub(super) fn ends_of_placed(placed: &[Placed], full: u16) -> Vec<End> {
+    let masks = usize::from(full) + 1;
+    // As in `ends_of`: the first found of the ends alike but for the cost.
+    let mut alike = vec![0 as Visits; 2 * masks];
+    let mut out: Vec<End> = Vec::new();
+    for p in placed {
+        let seen = &mut alike[usize::from(p.end.last) * masks + usize::from(p.end.mask)];
+        let bit = 1 << p.end.visits;
+        if *seen & bit == 0 {
+            *seen |= bit;
+            out.push(p.end);
+        }
+    }
+    unbeaten(out, masks)
+}
+
+/// The ends of `out` (found fewest moves first, `masks` the number of
+/// target masks) that no other beats, cheapest first.
+fn unbeaten(mut out: Vec<End>, masks: usize) -> Vec<End> {
     // Every beater of an end comes before it in this order.
     out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
     // The masks the ends have (few: one per square and role at most), and
@@ -430,7 +454,7 @@ mod tests {
     }
 
     /// The ends no other end beats, by comparing every pair.
-    fn unbeaten(mut ends: Vec<End>) -> Vec<End> {
+    fn unbeaten_pairwise(mut ends: Vec<End>) -> Vec<End> {
         ends.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
         let mut kept: Vec<End> = Vec::new();
         for e in ends {
@@ -485,7 +509,10 @@ mod tests {
                             .into_iter()
                             .map(|p| p.end)
                             .collect();
-                        assert_eq!(ends_of(&scene, piece.role, from, cap), unbeaten(all));
+                        let ends = ends_of(&scene, piece.role, from, cap);
+                        assert_eq!(ends, unbeaten_pairwise(all));
+                        let placed = placed_ends(&scene, piece.role, from, cap);
+                        assert_eq!(ends_of_placed(&placed, scene.full()), ends);
                         compared += 1;
                     }
                 }

@@ -43,7 +43,7 @@
 //! nothing and the search decides.
 
 use super::order::Order;
-use super::paths::{End, FAR, ends_of};
+use super::paths::{End, FAR, Placed, ends_of, ends_of_placed, placed_ends};
 use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
@@ -142,7 +142,23 @@ impl Drawing {
         let moves = pos.moves_left();
         while let Some(&c) = self.sets.get(self.next) {
             let scene = Scene::new(pos, &self.counted, c);
-            if min_picture_cost(pos, &scene, moves) > moves {
+            // Each piece's ways, searched once for the cover search and
+            // the squares.
+            let cap = moves.min(200) as u8;
+            let pieces: Vec<PieceWays> = pos
+                .color_bb(scene.us)
+                .into_iter()
+                .filter_map(|from| {
+                    let role = pos.piece_at(from)?.role;
+                    let placed = placed_ends(&scene, role, from, cap);
+                    Some(PieceWays { role, from, placed })
+                })
+                .collect();
+            let ways = pieces
+                .iter()
+                .map(|p| ends_of_placed(&p.placed, scene.full()))
+                .collect();
+            if !ways_fit(&scene, ways, moves) {
                 self.next += 1;
                 continue;
             }
@@ -152,7 +168,9 @@ impl Drawing {
             placed -= 1;
             self.next += 1;
             let order = &mut self.order;
-            if placed_picture_fits(pos, &scene, moves, &mut order.named) || !order.settle(pos) {
+            if placed_picture_fits(pos, &scene, moves, pieces, &mut order.named)
+                || !order.settle(pos)
+            {
                 let out = match order.mate.take() {
                     Some(line) => Pictured::Mate(line),
                     None => Pictured::Open,
@@ -252,7 +270,7 @@ fn scene_sets(moves: u32, counted: usize) -> Vec<u32> {
 /// pieces of the bits of `set` captured?
 fn scene_is_cut(pos: &Position, counted: &[Square], set: u32) -> bool {
     let moves = pos.moves_left();
-    min_picture_cost(pos, &Scene::new(pos, counted, set), moves) > moves
+    !picture_fits(pos, &Scene::new(pos, counted, set), moves)
 }
 
 /// The enemy pieces (not the king) counted as obstacles: all of them, or
@@ -426,34 +444,38 @@ impl Scene {
     }
 }
 
-/// The least total cost of one way's end per piece covering every target
-/// and taking every captured piece, at most one of them the last mover's;
-/// `moves + 1` when none is within `moves`.
-fn min_picture_cost(pos: &Position, scene: &Scene, moves: u32) -> u32 {
-    let full = scene.targets.full() as usize;
-    let all = (1usize << scene.captured) - 1;
+/// Does a picture fit: one way's end per piece covering every target and
+/// taking every captured piece, at most one of them the last mover's, at
+/// most `moves` in all?
+fn picture_fits(pos: &Position, scene: &Scene, moves: u32) -> bool {
     let cap = moves.min(200) as u8;
-    let mut ways = Vec::new();
-    for from in pos.color_bb(scene.us) {
-        if let Some(piece) = pos.piece_at(from) {
-            ways.push(ends_of(scene, piece.role, from, cap));
-        }
-    }
-    // A captured piece no way takes: no picture in this scene.
-    let taken = ways.iter().flatten().fold(0, |v, e| v | e.visits as usize);
-    if taken != all {
-        return moves + 1;
-    }
-    // (The order of the ways does not change the least cost; the states
-    // stay fewer while the ways with the fewest ends go first.)
+    let ways = pos
+        .color_bb(scene.us)
+        .into_iter()
+        .filter_map(|from| Some(ends_of(scene, pos.piece_at(from)?.role, from, cap)))
+        .collect();
+    ways_fit(scene, ways, moves)
+}
+
+/// [`picture_fits`] with each piece's ends.
+fn ways_fit(scene: &Scene, mut ways: Vec<Vec<End>>, moves: u32) -> bool {
+    let full = scene.targets.full();
+    let all = ((1u32 << scene.captured) - 1) as u16;
+    let cap = moves.min(200) as u8;
+    // (The order of the ways does not change the answer; the states stay
+    // fewer while the ways with the fewest ends go first.)
     ways.sort_by_key(|w| w.len());
     // The covers alone first (cheap, and a bound on the whole).
     let covers: Vec<Vec<End>> = ways.iter().map(|w| covers_only(w)).collect();
-    let b = match cheapest(&covers, full, 0, cap) {
-        FAR => FAR,
-        _ => cheapest(&ways, full, all, cap),
-    };
-    if b == FAR { moves + 1 } else { u32::from(b) }
+    fits_within(&covers, full, 0, cap) && fits_within(&ways, full, all, cap)
+}
+
+/// One of our pieces in a scene: its role, its square and every end of its
+/// ways ([`placed_ends`]).
+pub(super) struct PieceWays {
+    pub(super) role: Role,
+    pub(super) from: Square,
+    pub(super) placed: Vec<Placed>,
 }
 
 /// The ends of one way as covers only (taking nothing), the beaten ones
@@ -473,27 +495,50 @@ fn covers_only(ends: &[End]) -> Vec<End> {
     kept
 }
 
-/// The least cost within `cap` of one end per way covering `full` and
-/// taking the captured pieces of `all` (0: the takes not asked), or `FAR`.
+/// Is there one end per way (or none: the piece adds nothing) covering
+/// `full` and taking the captured pieces of `all` (0: the takes not
+/// asked), at most one the last mover's, costing at most `cap` in all?
 /// Each way's ends come cheapest first (as [`ends_of`] and
-/// [`covers_only`] give them).
-pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap: u8) -> u8 {
+/// [`covers_only`] give them). `full + 1` and `all + 1` are powers of two.
+pub(super) fn fits_within<W: AsRef<[End]>>(ways: &[W], full: u16, all: u16, cap: u8) -> bool {
     debug_assert!(ways.iter().all(|w| w.as_ref().is_sorted_by_key(|e| e.cost)));
-    let (masks, nv) = (full + 1, all + 1);
-    // best[(last * masks + mask) * nv + taken]: the least cost so far
-    // covering `mask` and taking `taken`, with the last mover's end used
-    // (1) or not (0).
-    let mut best = vec![FAR; 2 * masks * nv];
+    let (mask_bits, take_bits) = ((full + 1).trailing_zeros(), (all + 1).trailing_zeros());
+    // A state: (last mover's end used, targets covered, pieces taken).
+    let index = |l: usize, mask: usize, taken: usize| (l << mask_bits | mask) << take_bits | taken;
+    let goal = [
+        index(0, full.into(), all.into()),
+        index(1, full.into(), all.into()),
+    ];
+    // What the ways from i on may still cover and take: a state they
+    // cannot complete is dropped.
+    let mut later = vec![(0u16, 0u16); ways.len() + 1];
+    for (i, w) in ways.iter().enumerate().rev() {
+        let (m, v) = w
+            .as_ref()
+            .iter()
+            .fold(later[i + 1], |(m, v), e| (m | e.mask, v | e.visits));
+        later[i] = (m, v & all);
+    }
+    if later[0] != (full, all) {
+        return false;
+    }
+    // best[state]: the least cost so far reaching it.
+    let mut best = vec![FAR; 2 << (mask_bits + take_bits)];
     best[0] = 0;
     // The states reached so far (the table is mostly unreached).
     let mut reached = vec![0];
     // One way's updates, applied after it (each way ends once).
     let mut updates: Vec<(usize, u8)> = Vec::new();
-    for ends in ways {
+    for (i, ends) in ways.iter().enumerate() {
+        let (more_masks, more_takes) = later[i + 1];
         updates.clear();
-        for &i in &reached {
-            let base = best[i];
-            let (l, mask, v) = (i / (masks * nv), i / nv % masks, i % nv);
+        for &at in &reached {
+            let base = best[at];
+            let (l, mask, v) = (
+                at >> (mask_bits + take_bits),
+                (at >> take_bits) as u16 & full,
+                at as u16 & all,
+            );
             for e in ends.as_ref() {
                 let cost = base.saturating_add(e.cost);
                 if cost > cap {
@@ -502,9 +547,11 @@ pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap
                 if e.last && l == 1 {
                     continue;
                 }
-                let to = usize::from(e.last) | l;
-                let taken = v | (e.visits as usize & all);
-                let j = (to * masks + (mask | e.mask as usize)) * nv + taken;
+                let (m, taken) = (mask | e.mask, v | (e.visits & all));
+                if (m | more_masks) != full || (taken | more_takes) != all {
+                    continue;
+                }
+                let j = index(usize::from(e.last) | l, m.into(), taken.into());
                 if cost < best[j] {
                     updates.push((j, cost));
                 }
@@ -516,8 +563,17 @@ pub(super) fn cheapest<W: AsRef<[End]>>(ways: &[W], full: usize, all: usize, cap
             }
             best[j] = best[j].min(cost);
         }
+        // A picture already fits (the ways after it may stay put).
+        if goal.iter().any(|&g| best[g] <= cap) {
+            return true;
+        }
+        // States the ways after this one cannot complete stay unexpanded.
+        reached.retain(|&at| {
+            let (mask, v) = ((at >> take_bits) as u16 & full, at as u16 & all);
+            (mask | more_masks) == full && (v | more_takes) == all
+        });
     }
-    best[full * nv + all].min(best[(masks + full) * nv + all])
+    false
 }
 
 #[cfg(test)]

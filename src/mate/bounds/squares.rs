@@ -29,8 +29,8 @@
 
 use super::final_board::{FinalBoard, Mover};
 use super::order::Named;
-use super::paths::{FAR, placed_ends, reach_of};
-use super::pictures::Scene;
+use super::paths::{FAR, Placed, reach_of};
+use super::pictures::{PieceWays, Scene};
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Position, Role, Square};
 
@@ -127,21 +127,25 @@ pub(super) fn placed_picture_fits(
     pos: &Position,
     scene: &Scene,
     moves: u32,
+    pieces: Vec<PieceWays>,
     named: &mut Named,
 ) -> bool {
-    placed_steps(pos, scene, moves, named).0
+    placed_steps(pos, scene, moves, pieces, named).0
 }
 
 /// [`placed_picture_fits`] and the steps it took.
-fn placed_steps(pos: &Position, scene: &Scene, moves: u32, named: &mut Named) -> (bool, u32) {
+fn placed_steps(
+    pos: &Position,
+    scene: &Scene,
+    moves: u32,
+    pieces: Vec<PieceWays>,
+    named: &mut Named,
+) -> (bool, u32) {
     let cap = moves.min(200) as u8;
-    let mut both = Vec::new();
-    for from in pos.color_bb(scene.us) {
-        let Some(piece) = pos.piece_at(from) else {
-            continue;
-        };
-        both.push((choices(scene, piece.role, from, cap), (piece.role, from)));
-    }
+    let mut both: Vec<_> = pieces
+        .into_iter()
+        .map(|p| (choices(p.role, p.from, p.placed), (p.role, p.from)))
+        .collect();
     both.sort_by_key(|b| b.0.len());
     let (pieces, froms): (Vec<_>, Vec<_>) = both.into_iter().unzip();
     // Where each piece may stand before the turn's last move: on its ways
@@ -208,12 +212,13 @@ fn squares_within(scene: &Scene, role: Role, from: Square, within: u8) -> Bitboa
         .fold(Bitboard::EMPTY, |b, (_, dist)| b | below(dist, within))
 }
 
-/// The options of our `role` on `from` (see [`Choice`]), cheapest first.
-fn choices(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Choice> {
+/// The options of our `role` on `from` with the ends `placed` of its ways
+/// (see [`Choice`]), cheapest first.
+fn choices(role: Role, from: Square, placed: Vec<Placed>) -> Vec<Choice> {
     let mut out: Vec<Choice> = Vec::new();
     // The choices kept so far per (role, square), as indices of `out`.
     let mut at: Vec<Vec<usize>> = vec![Vec::new(); 6 * 64];
-    for p in placed_ends(scene, role, from, cap) {
+    for p in placed {
         // Beaten by an end on the same square as the same role (found
         // before it, so no dearer) taking as much, not the last mover's
         // unless this one is.
