@@ -150,6 +150,7 @@ pub(super) struct Placed {
 /// Every end of our `role` on `from` within `cap` moves (covering a target
 /// or taking a captured piece), the fewest moves per (role, square, visits,
 /// last), fewest moves first.
+#[cfg(test)]
 pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Placed> {
     let mut out = Vec::new();
     ways(scene, role, from, cap, |way| {
@@ -159,6 +160,36 @@ pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
                 sq: way.sq,
                 role: way.role,
             })
+        });
+    });
+    out
+}
+
+/// [`placed_ends`] less those beaten on their own square: by an end there
+/// in the same role found before it (so no dearer), taking as much, not
+/// the last mover's unless this one is. (No picture needs them: the
+/// squares' choices and [`ends_of_placed`] drop them alike.)
+pub(super) fn square_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Placed> {
+    // Per (role, square): the visits beaten for an end not the last
+    // mover's (by such ends) and for one that is (by any).
+    let mut beaten = [[0 as Visits; 2]; 6 * 64];
+    let mut out = Vec::new();
+    ways(scene, role, from, cap, |way| {
+        let cell = &mut beaten[way.role.index() * 64 + way.sq.index()];
+        for_each_visit(way.visits, |v| {
+            if cell[usize::from(way.last)] >> v & 1 == 1 {
+                return;
+            }
+            let below = SUBSETS[usize::from(v)];
+            cell[1] |= below;
+            if !way.last {
+                cell[0] |= below;
+            }
+            out.push(Placed {
+                end: way.end(v),
+                sq: way.sq,
+                role: way.role,
+            });
         });
     });
     out
@@ -453,6 +484,27 @@ mod tests {
         out
     }
 
+    /// [`placed_ends`] less those beaten by an earlier kept end on the same
+    /// square in the same role, by comparing every pair.
+    fn unbeaten_on_squares(
+        scene: &Scene,
+        role: Role,
+        from: Square,
+        cap: u8,
+    ) -> Vec<(Role, Square, End)> {
+        let mut kept: Vec<(Role, Square, End)> = Vec::new();
+        for p in placed_ends(scene, role, from, cap) {
+            let e = p.end;
+            let beaten = kept.iter().any(|&(r, sq, k)| {
+                r == p.role && sq == p.sq && k.visits & e.visits == e.visits && (!k.last || e.last)
+            });
+            if !beaten {
+                kept.push((p.role, p.sq, e));
+            }
+        }
+        kept
+    }
+
     /// The ends no other end beats, by comparing every pair.
     fn unbeaten_pairwise(mut ends: Vec<End>) -> Vec<End> {
         ends.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
@@ -511,8 +563,10 @@ mod tests {
                             .collect();
                         let ends = ends_of(&scene, piece.role, from, cap);
                         assert_eq!(ends, unbeaten_pairwise(all));
-                        let placed = placed_ends(&scene, piece.role, from, cap);
+                        let placed = square_ends(&scene, piece.role, from, cap);
                         assert_eq!(ends_of_placed(&placed, scene.full()), ends);
+                        let kept: Vec<_> = placed.iter().map(|p| (p.role, p.sq, p.end)).collect();
+                        assert_eq!(kept, unbeaten_on_squares(&scene, piece.role, from, cap));
                         compared += 1;
                     }
                 }

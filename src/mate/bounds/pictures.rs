@@ -43,7 +43,7 @@
 //! nothing and the search decides.
 
 use super::order::Order;
-use super::paths::{End, FAR, Placed, ends_of, ends_of_placed, placed_ends};
+use super::paths::{End, FAR, Placed, ends_of, ends_of_placed, square_ends};
 use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
@@ -150,7 +150,7 @@ impl Drawing {
                 .into_iter()
                 .filter_map(|from| {
                     let role = pos.piece_at(from)?.role;
-                    let placed = placed_ends(&scene, role, from, cap);
+                    let placed = square_ends(&scene, role, from, cap);
                     Some(PieceWays { role, from, placed })
                 })
                 .collect();
@@ -470,8 +470,8 @@ fn ways_fit(scene: &Scene, mut ways: Vec<Vec<End>>, moves: u32) -> bool {
     fits_within(&covers, full, 0, cap) && fits_within(&ways, full, all, cap)
 }
 
-/// One of our pieces in a scene: its role, its square and every end of its
-/// ways ([`placed_ends`]).
+/// One of our pieces in a scene: its role, its square and the ends of its
+/// ways ([`square_ends`]).
 pub(super) struct PieceWays {
     pub(super) role: Role,
     pub(super) from: Square,

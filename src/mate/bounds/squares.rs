@@ -213,33 +213,20 @@ fn squares_within(scene: &Scene, role: Role, from: Square, within: u8) -> Bitboa
 }
 
 /// The options of our `role` on `from` with the ends `placed` of its ways
-/// (see [`Choice`]), cheapest first.
+/// ([`square_ends`](super::paths::square_ends): none beaten on its own
+/// square), cheapest first.
 fn choices(role: Role, from: Square, placed: Vec<Placed>) -> Vec<Choice> {
-    let mut out: Vec<Choice> = Vec::new();
-    // The choices kept so far per (role, square), as indices of `out`.
-    let mut at: Vec<Vec<usize>> = vec![Vec::new(); 6 * 64];
-    for p in placed {
-        // Beaten by an end on the same square as the same role (found
-        // before it, so no dearer) taking as much, not the last mover's
-        // unless this one is.
-        let e = p.end;
-        let here = &mut at[p.role.index() * 64 + p.sq.index()];
-        let beaten = here.iter().any(|&j| {
-            let c: &Choice = &out[j];
-            c.visits & e.visits == e.visits && (!c.last || e.last)
-        });
-        if !beaten {
-            here.push(out.len());
-            out.push(Choice {
-                sq: Some(p.sq),
-                role: p.role,
-                mask: e.mask,
-                visits: e.visits,
-                cost: e.cost,
-                last: e.last,
-            });
-        }
-    }
+    let mut out: Vec<Choice> = placed
+        .into_iter()
+        .map(|p| Choice {
+            sq: Some(p.sq),
+            role: p.role,
+            mask: p.end.mask,
+            visits: p.end.visits,
+            cost: p.end.cost,
+            last: p.end.last,
+        })
+        .collect();
     // Staying (if it covers nothing it is not among the ends) and going
     // anywhere else.
     let stays = out.iter().any(|c| c.sq == Some(from) && c.cost == 0);
