@@ -482,7 +482,7 @@ pub(super) struct PieceWays {
 /// dropped: the cheapest per mask, none covering less at least as dear.
 fn covers_only(ends: &[End]) -> Vec<End> {
     let mut out: Vec<End> = ends.iter().map(|&e| End { visits: 0, ..e }).collect();
-    out.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask));
+    out.sort_unstable_by_key(End::order);
     let mut kept: Vec<End> = Vec::new();
     for e in out {
         if !kept
