@@ -9,8 +9,10 @@
 //! transparent scene (every enemy piece taken as transparent, as the root's
 //! first, cheapest proof does) depend only on the enemy pieces, which change
 //! only with a capture: the ways of each of our pieces from each square
-//! ([`ends_of`]) are computed once per set of enemy pieces and kept, and a
-//! node costs one cover search over its pieces' current squares.
+//! ([`ends_of`]) are computed once per set of enemy pieces and kept (a
+//! pawn's per set of all of them, the others' per set of those next to the
+//! enemy king and on its lines), and a node costs one cover search over
+//! its pieces' current squares.
 //!
 //! Sound for the same reasons as the root's proof (see
 //! [`super::pictures`]): every relaxation there is one here.
@@ -18,6 +20,7 @@
 use super::movers::Least;
 use super::paths::{End, FAR, ends_of};
 use super::pictures::{Scene, modelled};
+use crate::chess::attacks;
 use crate::chess::{Bitboard, Move, MoveKind, Position, Role, Square};
 use std::cell::OnceCell;
 
@@ -33,6 +36,8 @@ const WAY_CAP: u8 = 200;
 /// The pictures of one set of enemy pieces: the scene and the ways of each
 /// role from each square, computed when first asked.
 struct Kept {
+    /// The enemy pieces the ways depend on ([`enemies_key`] or
+    /// [`pieces_key`]).
     enemies: Bitboard,
     scene: Scene,
     ways: Vec<Option<Box<Way>>>,
@@ -72,9 +77,13 @@ type States = Vec<(u16, u8)>;
 /// A searcher's pictures per node (see the module text).
 #[derive(Default)]
 pub(crate) struct NodePictures {
-    scenes: Vec<Kept>,
-    /// The next scene to replace when all [`SCENES`] are in use.
-    next: usize,
+    /// The scenes of our pawns' ways, per set of enemy pieces (a pawn's
+    /// way depends on every enemy piece it may take).
+    scenes: Ring,
+    /// The scenes of our other pieces' ways, per set of the enemy pieces
+    /// they depend on ([`pieces_key`]): far fewer, as most captures leave
+    /// those alone.
+    pieces: Ring,
     /// The cover search's states over the pieces of a node but the one
     /// on a square, kept for the next child that moves that piece: the
     /// node's key and the square (the siblings moving one piece share it).
@@ -105,10 +114,8 @@ impl NodePictures {
         if self.off || !Self::applies(pos) {
             return false;
         }
-        let i = self.scene_of(pos);
-        let kept = &mut self.scenes[i];
-        let full = kept.scene.full();
-        let mut ways = kept.ways_of(pos, None);
+        let full = self.scene(pos).full();
+        let mut ways = self.ways_of(pos, None);
         let moves = pos.moves_left().min(u32::from(WAY_CAP)) as u8;
         // The way with the most ends goes last: it is read from its table.
         ways.sort_unstable_by_key(|w| w.ends.len());
@@ -139,20 +146,18 @@ impl NodePictures {
         if self.off || !Self::applies(child) {
             return false;
         }
-        let i = self.scene_of(child);
         let moves = child.moves_left().min(u32::from(WAY_CAP)) as u8;
         let from = mv.from();
-        let kept = &mut self.scenes[i];
-        let full = kept.scene.full();
+        let full = self.scene(child).full();
         let states = match self.others.take() {
             Some((key, sq, states)) if key == pos.key() && sq == from => states,
             _ => {
-                let mut ways = kept.ways_of(pos, Some(from));
+                let mut ways = self.ways_of(pos, Some(from));
                 ways.sort_unstable_by_key(|w| w.ends.len());
                 states(&ways, moves)
             }
         };
-        let moved = kept.way(role, mv.to());
+        let moved = self.way(child, role, mv.to());
         let none = !completes(&states, moved.least(), full, moves);
         self.others = Some((pos.key(), from, states));
         self.count(none)
@@ -173,24 +178,98 @@ impl NodePictures {
         }
     }
 
-    /// The index of the scene of `pos`'s enemy pieces, added (in place of
-    /// the oldest when all are in use) if new.
-    fn scene_of(&mut self, pos: &Position) -> usize {
-        let enemies = pos.color_bb(pos.side_to_move().other());
-        if let Some(i) = self.scenes.iter().position(|k| k.enemies == enemies) {
+    /// The scene of `pos`'s enemy pieces (for its targets).
+    fn scene(&mut self, pos: &Position) -> &Scene {
+        let i = self.scenes.of(pos, enemies_key(pos));
+        &self.scenes.kept[i].scene
+    }
+
+    /// The ways of our `role` from `from` in `pos`'s scene, computed if new.
+    fn way(&mut self, pos: &Position, role: Role, from: Square) -> &Way {
+        let ring = if role == Role::Pawn {
+            &mut self.scenes
+        } else {
+            &mut self.pieces
+        };
+        let key = ring_key(role, pos);
+        let i = ring.of(pos, key);
+        ring.kept[i].way(role, from)
+    }
+
+    /// The ways of our pieces in `pos`, but the one on `except`.
+    fn ways_of(&mut self, pos: &Position, except: Option<Square>) -> Vec<&Way> {
+        let us = pos.color_bb(pos.side_to_move());
+        let pieces: Vec<(Role, Square)> = us
+            .into_iter()
+            .filter(|&sq| Some(sq) != except)
+            .filter_map(|sq| Some((pos.piece_at(sq)?.role, sq)))
+            .collect();
+        for &(role, sq) in &pieces {
+            self.way(pos, role, sq);
+        }
+        // (Both found again: computing the ways added no scene.)
+        let pawns = self.scenes.of(pos, enemies_key(pos));
+        let others = self.pieces.of(pos, pieces_key(pos));
+        let (pawns, others) = (&self.scenes.kept[pawns], &self.pieces.kept[others]);
+        pieces
+            .iter()
+            .filter_map(|&(role, sq)| {
+                let kept = if role == Role::Pawn { pawns } else { others };
+                kept.ways[role.index() * 64 + sq.index()].as_deref()
+            })
+            .collect()
+    }
+}
+
+/// The key of `pos`'s scene for our pawns' ways: every enemy piece.
+fn enemies_key(pos: &Position) -> Bitboard {
+    pos.color_bb(pos.side_to_move().other())
+}
+
+/// The key of `pos`'s scene for our other pieces' ways: the enemy pieces
+/// next to the enemy king (they make the flights) and on its lines (the
+/// sliders that excuse flights). Nothing else of the transparent scene
+/// reaches a knight's, bishop's, rook's, queen's or king's ways: the other
+/// enemy pieces are only a pawn's prey.
+fn pieces_key(pos: &Position) -> Bitboard {
+    let them = pos.side_to_move().other();
+    let king = pos.king_square(them);
+    pos.color_bb(them) & (attacks::king(king) | attacks::queen(king, Bitboard::EMPTY))
+}
+
+/// The key of `pos`'s scene for our `role`'s ways.
+fn ring_key(role: Role, pos: &Position) -> Bitboard {
+    if role == Role::Pawn {
+        enemies_key(pos)
+    } else {
+        pieces_key(pos)
+    }
+}
+
+/// Scenes kept by key, the oldest replaced when all [`SCENES`] are in use.
+#[derive(Default)]
+struct Ring {
+    kept: Vec<Kept>,
+    next: usize,
+}
+
+impl Ring {
+    /// The index of the scene of `key` (made from `pos` if new).
+    fn of(&mut self, pos: &Position, key: Bitboard) -> usize {
+        if let Some(i) = self.kept.iter().position(|k| k.enemies == key) {
             return i;
         }
         let kept = Kept {
-            enemies,
+            enemies: key,
             scene: Scene::new(pos, &[], 0),
             ways: (0..6 * 64).map(|_| None).collect(),
         };
-        if self.scenes.len() < SCENES {
-            self.scenes.push(kept);
-            self.scenes.len() - 1
+        if self.kept.len() < SCENES {
+            self.kept.push(kept);
+            self.kept.len() - 1
         } else {
             let i = self.next;
-            self.scenes[i] = kept;
+            self.kept[i] = kept;
             self.next = (i + 1) % SCENES;
             i
         }
@@ -205,23 +284,6 @@ impl Kept {
             let ends = ends_of(&self.scene, role, from, WAY_CAP);
             Box::new(Way::new(ends, self.scene.full()))
         })
-    }
-
-    /// The ways of our pieces in `pos`, but the one on `except`.
-    fn ways_of(&mut self, pos: &Position, except: Option<Square>) -> Vec<&Way> {
-        let us = pos.color_bb(pos.side_to_move());
-        let pieces: Vec<(Role, Square)> = us
-            .into_iter()
-            .filter(|&sq| Some(sq) != except)
-            .filter_map(|sq| Some((pos.piece_at(sq)?.role, sq)))
-            .collect();
-        for &(role, sq) in &pieces {
-            self.way(role, sq);
-        }
-        pieces
-            .iter()
-            .filter_map(|&(role, sq)| self.ways[role.index() * 64 + sq.index()].as_deref())
-            .collect()
     }
 }
 
