@@ -366,15 +366,27 @@ impl<'a> Searcher<'a> {
             // Most children are pruned by the memo or the table, and both
             // probes usually miss the cache: every child's are fetched at
             // once, so that the misses overlap.
+            // In a pass the memo and the table are probed under the
+            // pass's key of the child too.
             for &mv in moves.iter() {
-                if let Some(key) = pos.key_after(mv) {
-                    self.shared.tt.prefetch(key);
-                    if few.is_none() {
-                        let slot = (key as usize) & self.bound_memo.len().wrapping_sub(1);
-                        if let Some(e) = self.bound_memo.get(slot) {
-                            crate::memory::prefetch(e);
+                let Some(key) = pos.key_after(mv) else {
+                    continue;
+                };
+                self.shared.tt.prefetch(key);
+                let memo_key = match few {
+                    None => key,
+                    Some(f) => match f.after(mv, self.movers.as_deref()) {
+                        Some(next) => {
+                            let few_key = next.key(key);
+                            self.shared.tt.prefetch(few_key);
+                            few_key
                         }
-                    }
+                        None => continue,
+                    },
+                };
+                let slot = (memo_key as usize) & self.bound_memo.len().wrapping_sub(1);
+                if let Some(e) = self.bound_memo.get(slot) {
+                    crate::memory::prefetch(e);
                 }
             }
         }
