@@ -91,6 +91,9 @@ pub(super) fn ends_of_placed(placed: &[Placed], full: u16) -> Vec<End> {
 fn unbeaten(mut out: Vec<End>, masks: usize) -> Vec<End> {
     // Every beater of an end comes before it in this order.
     out.sort_unstable_by_key(End::order);
+    if out.iter().all(|e| e.visits == 0) {
+        return unbeaten_covers(out);
+    }
     // The masks the ends have (few: one per square and role at most), and
     // per mask those of them it holds.
     let mut id = vec![usize::MAX; masks];
@@ -129,6 +132,23 @@ fn unbeaten(mut out: Vec<End>, masks: usize) -> Vec<End> {
             for &j in &within[i] {
                 table[j] |= below;
             }
+        }
+    }
+    kept
+}
+
+/// The ends of `sorted` (in [`End::order`], taking nothing) that no other
+/// beats: nothing to take (the transparent scene, the covers alone), so
+/// the kept ends are few, and each end is compared with them.
+pub(super) fn unbeaten_covers(sorted: Vec<End>) -> Vec<End> {
+    debug_assert!(sorted.iter().all(|e| e.visits == 0));
+    let mut kept: Vec<End> = Vec::new();
+    for e in sorted {
+        if !kept
+            .iter()
+            .any(|k| k.mask & e.mask == e.mask && (!k.last || e.last))
+        {
+            kept.push(e);
         }
     }
     kept

@@ -43,7 +43,7 @@
 //! nothing and the search decides.
 
 use super::order::Order;
-use super::paths::{End, FAR, Placed, ends_of, ends_of_placed, square_ends};
+use super::paths::{End, FAR, Placed, ends_of, ends_of_placed, square_ends, unbeaten_covers};
 use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
@@ -483,16 +483,7 @@ pub(super) struct PieceWays {
 fn covers_only(ends: &[End]) -> Vec<End> {
     let mut out: Vec<End> = ends.iter().map(|&e| End { visits: 0, ..e }).collect();
     out.sort_unstable_by_key(End::order);
-    let mut kept: Vec<End> = Vec::new();
-    for e in out {
-        if !kept
-            .iter()
-            .any(|k| k.mask & e.mask == e.mask && (!k.last || e.last))
-        {
-            kept.push(e);
-        }
-    }
-    kept
+    unbeaten_covers(out)
 }
 
 /// Is there one end per way (or none: the piece adds nothing) covering
