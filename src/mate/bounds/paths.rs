@@ -198,9 +198,9 @@ pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
 }
 
 /// [`placed_ends`] less those beaten on their own square: by an end there
-/// in the same role found before it (so no dearer), taking as much, not
-/// the last mover's unless this one is. (No picture needs them: the
-/// squares' choices and [`ends_of_placed`] drop them alike.)
+/// in the same role, taking as much and not the last mover's unless this
+/// one is, found before it (so no dearer) or with it (as dear) taking
+/// more. No picture needs them: that end does all they do.
 pub(super) fn square_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Placed> {
     // Per (role, square): the visits beaten for an end not the last
     // mover's (by such ends) and for one that is (by any).
@@ -208,7 +208,9 @@ pub(super) fn square_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
     let mut out = Vec::new();
     ways(scene, role, from, cap, |way| {
         let cell = &mut beaten[way.role.index() * 64 + way.sq.index()];
-        for_each_visit(way.visits, |v| {
+        // Largest first: of the visits reached together, those taking
+        // less than another are beaten by it.
+        for_each_visit_down(way.visits, |v| {
             if cell[usize::from(way.last)] >> v & 1 == 1 {
                 return;
             }
@@ -352,6 +354,16 @@ fn with_visit(set: Visits, visit: u16) -> Visits {
     };
     let holding = HOLDING[visit.trailing_zeros() as usize];
     set & holding | (set & !holding) << visit
+}
+
+/// Calls `f` with every visits in `set`, largest first (a set's supersets
+/// before it).
+fn for_each_visit_down(mut set: Visits, mut f: impl FnMut(u16)) {
+    while set != 0 {
+        let v = 127 - set.leading_zeros();
+        f(v as u16);
+        set &= !(1 << v);
+    }
 }
 
 /// Calls `f` with every visits in `set`, smallest first.
@@ -516,24 +528,34 @@ mod tests {
         out
     }
 
-    /// [`placed_ends`] less those beaten by an earlier kept end on the same
-    /// square in the same role, by comparing every pair.
+    /// [`placed_ends`] less those beaten on the same square in the same
+    /// role, by comparing every pair: by an end taking as much, not the
+    /// last mover's unless this one is, found before it or reached with
+    /// it (same moves, same last mover's or not) taking more. Sorted.
     fn unbeaten_on_squares(
         scene: &Scene,
         role: Role,
         from: Square,
         cap: u8,
-    ) -> Vec<(Role, Square, End)> {
-        let mut kept: Vec<(Role, Square, End)> = Vec::new();
-        for p in placed_ends(scene, role, from, cap) {
+    ) -> Vec<(usize, usize, End)> {
+        let all = placed_ends(scene, role, from, cap);
+        let mut kept: Vec<(usize, usize, End)> = Vec::new();
+        for (i, p) in all.iter().enumerate() {
             let e = p.end;
-            let beaten = kept.iter().any(|&(r, sq, k)| {
-                r == p.role && sq == p.sq && k.visits & e.visits == e.visits && (!k.last || e.last)
+            let beaten = all.iter().enumerate().any(|(j, q)| {
+                let k = q.end;
+                j != i
+                    && q.role == p.role
+                    && q.sq == p.sq
+                    && k.visits & e.visits == e.visits
+                    && (!k.last || e.last)
+                    && (j < i || k.cost == e.cost && k.last == e.last && k.visits != e.visits)
             });
             if !beaten {
-                kept.push((p.role, p.sq, e));
+                kept.push((p.role.index(), p.sq.index(), e));
             }
         }
+        kept.sort_unstable();
         kept
     }
 
@@ -597,7 +619,11 @@ mod tests {
                         assert_eq!(ends, unbeaten_pairwise(all));
                         let placed = square_ends(&scene, piece.role, from, cap);
                         assert_eq!(ends_of_placed(&placed, scene.full()), ends);
-                        let kept: Vec<_> = placed.iter().map(|p| (p.role, p.sq, p.end)).collect();
+                        let mut kept: Vec<_> = placed
+                            .iter()
+                            .map(|p| (p.role.index(), p.sq.index(), p.end))
+                            .collect();
+                        kept.sort_unstable();
                         assert_eq!(kept, unbeaten_on_squares(&scene, piece.role, from, cap));
                         compared += 1;
                     }
