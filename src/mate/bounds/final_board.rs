@@ -242,8 +242,9 @@ impl FinalBoard {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::no_mate_by_pictures;
-    use super::super::pictures::tests::{check_along, check_layer, searched, sparse_positions};
+    use super::super::pictures::tests::{
+        check_along, check_layer, claim_without, searched, sparse_positions,
+    };
     use crate::chess::{Position, Rules};
     use crate::mate::MateTable;
     use std::cell::Cell;
@@ -255,10 +256,7 @@ pub(super) mod tests {
 
     /// The pictures' claim without the final board.
     fn without(pos: &Position) -> bool {
-        OFF.set(true);
-        let claim = no_mate_by_pictures(pos);
-        OFF.set(false);
-        claim
+        claim_without(&OFF, pos)
     }
 
     /// The claims only the final board makes (the pictures without it

@@ -473,7 +473,7 @@ fn flood(role: Role, ends: Bitboard, walls: Bitboard, avoid: Bitboard) -> [u8; 6
 #[cfg(test)]
 pub(super) mod tests {
     use super::super::no_mate_by_pictures;
-    use super::super::pictures::tests::{check_layer, searched, sparse_positions};
+    use super::super::pictures::tests::{check_layer, claim_without, searched, sparse_positions};
     use super::super::{Pictured, mate_by_pictures};
     use crate::chess::{Position, Rules, fen};
     use crate::mate::{MateTable, is_mating_line};
@@ -528,10 +528,7 @@ pub(super) mod tests {
 
     /// The pictures' claim without the order of the moves.
     fn without(pos: &Position) -> bool {
-        OFF.set(true);
-        let claim = no_mate_by_pictures(pos);
-        OFF.set(false);
-        claim
+        claim_without(&OFF, pos)
     }
 
     /// The claims only the order of the moves makes (every named board

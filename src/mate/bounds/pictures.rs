@@ -621,6 +621,18 @@ pub(super) mod tests {
         }
     }
 
+    /// The pictures' claim with the layer whose switch is `off` turned off
+    /// (for [`check_layer`]).
+    pub(in crate::mate::bounds) fn claim_without(
+        off: &'static std::thread::LocalKey<std::cell::Cell<bool>>,
+        pos: &Position,
+    ) -> bool {
+        off.set(true);
+        let claim = no_mate_by_pictures(pos);
+        off.set(false);
+        claim
+    }
+
     /// The claims only one layer of the pictures makes, checked: on 4,000
     /// sparse turns a seed (up to 10 pieces, turn lengths `ns`), under each
     /// of `seeds`' rule sets, the pictures with the layer and `without` it
