@@ -76,7 +76,16 @@ impl Budget<'_> {
 
     /// Nothing may be searched: no nodes left or the deadline passed.
     fn spent(&self) -> bool {
-        self.nodes == 0 || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.nodes == 0 || self.out_of_time()
+    }
+
+    /// The stop flag is set or the deadline passed.
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed)) || self.out_of_time()
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -186,10 +195,8 @@ pub fn find_mate(pos: &Position, budget: &Budget, tt: &MateTable) -> Answer {
                 let shared = shared_for(&probe, tt);
                 let outcome = search_alone(pos, &shared);
                 probed = shared.nodes.load(Ordering::Relaxed);
-                let stopped = budget.stop.is_some_and(|s| s.load(Ordering::Relaxed))
-                    || budget.deadline.is_some_and(|d| Instant::now() >= d);
                 let verdict = verdict_of(pos, outcome);
-                if verdict.is_some() || stopped {
+                if verdict.is_some() || budget.stopped() {
                     return Answer {
                         verdict: verdict.unwrap_or(Verdict::Unknown),
                         nodes: probed,

@@ -102,6 +102,9 @@ pub(crate) struct Drawing {
     sets: Vec<u32>,
     /// The next scene to draw.
     next: usize,
+    /// A picture of the next scene is known to fit by the cover search
+    /// (it stopped the pictures before: not searched again).
+    next_fits: bool,
     order: Order,
 }
 
@@ -131,6 +134,7 @@ pub(crate) fn draw_pictures(pos: &Position) -> Drawn {
         counted,
         sets,
         next: cut,
+        next_fits: true,
         order: Order::new(ORDER_NODES),
     })
 }
@@ -154,15 +158,19 @@ impl Drawing {
                     Some(PieceWays { role, from, placed })
                 })
                 .collect();
-            let ways = pieces
-                .iter()
-                .map(|p| ends_of_placed(&p.placed, scene.full()))
-                .collect();
-            if !ways_fit(&scene, ways, moves) {
+            let fits = std::mem::take(&mut self.next_fits) || {
+                let ways = pieces
+                    .iter()
+                    .map(|p| ends_of_placed(&p.placed, scene.full()))
+                    .collect();
+                ways_fit(&scene, ways, moves)
+            };
+            if !fits {
                 self.next += 1;
                 continue;
             }
             if placed == 0 {
+                self.next_fits = true;
                 return None;
             }
             placed -= 1;
