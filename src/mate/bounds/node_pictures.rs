@@ -204,12 +204,17 @@ impl NodePictures {
             .filter(|&sq| Some(sq) != except)
             .filter_map(|sq| Some((pos.piece_at(sq)?.role, sq)))
             .collect();
-        for &(role, sq) in &pieces {
-            self.way(pos, role, sq);
-        }
-        // (Both found again: computing the ways added no scene.)
+        // (Each ring is looked up once: computing the ways adds no scene.)
         let pawns = self.scenes.of(pos, enemies_key(pos));
         let others = self.pieces.of(pos, pieces_key(pos));
+        for &(role, sq) in &pieces {
+            let ring = if role == Role::Pawn {
+                &mut self.scenes.kept[pawns]
+            } else {
+                &mut self.pieces.kept[others]
+            };
+            ring.way(role, sq);
+        }
         let (pawns, others) = (&self.scenes.kept[pawns], &self.pieces.kept[others]);
         pieces
             .iter()
