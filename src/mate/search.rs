@@ -393,8 +393,7 @@ impl<'a> Searcher<'a> {
                         None => continue,
                     },
                 };
-                let slot = (memo_key as usize) & self.bound_memo.len().wrapping_sub(1);
-                if let Some(e) = self.bound_memo.get(slot) {
+                if let Some(e) = self.bound_memo.get(self.memo_slot(memo_key)) {
                     crate::memory::prefetch(e);
                 }
             }
@@ -549,6 +548,11 @@ impl<'a> Searcher<'a> {
         Outcome::NoMate
     }
 
+    /// The slot of `key` in the bound memo (none while it is empty).
+    fn memo_slot(&self, key: u64) -> usize {
+        (key as usize) & self.bound_memo.len().wrapping_sub(1)
+    }
+
     /// The bound of the child of `pos` after `mv` (its key `key`, `left - 1`
     /// moves left to it, the pass restriction `next_few`), or `None` when the
     /// memo, the table or the bound prunes it. `child` is the child if it
@@ -570,7 +574,7 @@ impl<'a> Searcher<'a> {
         // and the restriction. A remembered bound over the budget saves the
         // table probes too.
         let few_key = next_few.map_or(key, |f| f.key(key));
-        let slot = (few_key as usize) & self.bound_memo.len().wrapping_sub(1);
+        let slot = self.memo_slot(few_key);
         let memo = match self.bound_memo.get(slot) {
             Some(&(k, need)) if k == few_key => Some(need),
             _ => None,
