@@ -854,6 +854,11 @@ impl<'a> Searcher<'a> {
             }
             self.line.clear();
         }
+        if open.iter().all(|&o| !o) {
+            // The passes are all decided: the full search runs to the end
+            // next (a budgeted run of it now would be cut short).
+            return None;
+        }
         let start = self.local_nodes + self.unflushed;
         let o = self.enter_budgeted(pos, budget / FULL_SHARE);
         log::debug!(
