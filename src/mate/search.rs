@@ -40,6 +40,10 @@ const CLOCK_POLL: u64 = 64;
 const PASS_MIN_MOVES: u32 = 5;
 /// ...with up to this many moving pieces.
 const PASS_MAX_PIECES: u32 = 3;
+/// Is no pass left undecided (indexed by the passes' limits)?
+fn none_open(open: &[bool; PASS_MAX_PIECES as usize + 1]) -> bool {
+    open.iter().all(|&o| !o)
+}
 /// The node budget of each pass in the first round...
 const PASS_FIRST_BUDGET: u64 = 2000;
 /// ...and the full search's budget is this fraction of it. (The schedule
@@ -794,7 +798,7 @@ impl<'a> Searcher<'a> {
                 log::debug!("mate passes open: {:?}", &open[1..]);
                 self.movers = movers.map(Box::new);
             }
-            if open.iter().all(|&o| !o) {
+            if none_open(&open) {
                 self.bound_by_pictures();
                 // No pass left: the rounds would only restart the full
                 // search, which runs to the end instead.
@@ -822,7 +826,8 @@ impl<'a> Searcher<'a> {
 
     /// One round of [`Searcher::enter_with_passes`]: the passes still
     /// `open` (indexed by their limit) with `budget` nodes each, then the
-    /// full search with its share. `None`: undecided in this round.
+    /// full search with its share (unless no pass is left open, when the
+    /// caller runs it to the end). `None`: undecided in this round.
     fn round(
         &mut self,
         pos: &Position,
@@ -854,7 +859,7 @@ impl<'a> Searcher<'a> {
             }
             self.line.clear();
         }
-        if open.iter().all(|&o| !o) {
+        if none_open(open) {
             // The passes are all decided: the full search runs to the end
             // next (a budgeted run of it now would be cut short).
             return None;
