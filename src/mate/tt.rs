@@ -24,6 +24,10 @@
 //! for nearly every proof (page faults were half the time of a one-process
 //! `crescendo mate` on the public set). The doublings depend on the
 //! query's own stores only, so a warm table still searches as a fresh one.
+//! The first part is small (128 KB) for the same reason: a query of a few
+//! thousand nodes touched most pages of a 1 MB first part, twice each (a
+//! read of a fresh page, then its first write), and a process that asks
+//! one question pays for every page it touches.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -32,10 +36,10 @@ const BUCKET: usize = 4;
 
 /// The key bits that hold the generation: the bucket index covers them (a
 /// table has at least `1 << GEN_BITS` buckets), so no key bit is lost.
-const GEN_BITS: u32 = 15;
+const GEN_BITS: u32 = 12;
 const GEN_MASK: u64 = (1 << GEN_BITS) - 1;
 
-/// The buckets a query starts with (1 MB).
+/// The buckets a query starts with (128 KB).
 const FIRST_BUCKETS: usize = 1 << GEN_BITS;
 
 /// A query's part of the table doubles once its stores exceed this share
@@ -64,6 +68,9 @@ pub struct MateTable {
     stores: AtomicUsize,
     /// Queries begun so far (see [`MateTable::begin`]).
     queries: AtomicU64,
+    /// The bucket-index mask of the widest part used since the table was
+    /// last cleared: no slot beyond it holds an entry.
+    widest: AtomicUsize,
 }
 
 impl MateTable {
@@ -83,11 +90,12 @@ impl MateTable {
             part: AtomicUsize::new(first_part(buckets - 1)),
             stores: AtomicUsize::new(0),
             queries: AtomicU64::new(0),
+            widest: AtomicUsize::new(first_part(buckets - 1)),
         }
     }
 
     /// The generation of a new query. When the generations wrap round, the
-    /// table is cleared (once every 32 767 queries), so that no entry of an
+    /// table is cleared (once every 4 095 queries), so that no entry of an
     /// old query passes for one of the new query's own.
     pub(crate) fn begin(&self) -> Generation {
         let n = self.queries.fetch_add(1, Ordering::Relaxed);
@@ -101,9 +109,11 @@ impl MateTable {
     }
 
     /// Forgets every entry (needed only when memory matters: entries never
-    /// become wrong).
+    /// become wrong). Only the widest part used since the last clear is
+    /// written, so clearing a large table costs what the queries used of it.
     pub fn clear(&self) {
-        for s in self.slots.iter() {
+        let widest = self.widest.swap(first_part(self.mask), Ordering::Relaxed);
+        for s in &self.slots[..(widest + 1) * BUCKET] {
             s.store(0, Ordering::Relaxed);
         }
     }
@@ -205,6 +215,7 @@ impl MateTable {
         {
             return; // another thread grows it
         }
+        self.widest.fetch_max(wider, Ordering::Relaxed);
         let high = part + 1;
         crate::memory::populate(&self.slots[high * BUCKET..(wider + 1) * BUCKET]);
         for i in 0..high {
@@ -325,6 +336,29 @@ mod tests {
         assert!(ks.iter().take(1000).all(|&k| !tt.proved_none(k, h)));
         // An earlier query's root is found in whatever part it was stored.
         assert!(ks.iter().zip(&found).all(|(&k, &f)| tt.proved_ever(k) == f));
+    }
+
+    #[test]
+    fn clearing_forgets_the_proofs_of_every_part_used() {
+        let tt = MateTable::new(16);
+        let g = tt.begin();
+        // Proofs for three doublings: the widest part holds most of them.
+        let ks = keys((8 * FIRST_BUCKETS * BUCKET / FILL_DIVISOR) as u64, 4);
+        for &k in &ks {
+            tt.store_none(k, g);
+        }
+        let widest = tt.part.load(Ordering::Relaxed);
+        assert!(widest > FIRST_BUCKETS - 1);
+        assert!(ks.iter().any(|&k| tt.proved_ever(k)));
+        tt.clear();
+        assert!(ks.iter().all(|&k| !tt.proved_ever(k)));
+        assert!(tt.slots.iter().all(|s| s.load(Ordering::Relaxed) == 0));
+        // The next clear writes the first part only, and still forgets.
+        let h = tt.begin();
+        tt.store_none(ks[0], h);
+        tt.clear();
+        assert!(!tt.proved_ever(ks[0]));
+        assert_eq!(tt.widest.load(Ordering::Relaxed), FIRST_BUCKETS - 1);
     }
 
     #[test]
