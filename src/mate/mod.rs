@@ -26,6 +26,7 @@
 //! `tt`). With more threads the order of work depends on their timing.
 
 pub(crate) mod bounds;
+mod memo;
 mod search;
 mod sleep;
 mod tt;

@@ -17,6 +17,7 @@
 //! there ([`super::sleep`]).
 
 use super::bounds;
+use super::memo::BoundMemo;
 use super::sleep::{SleepSet, Sleeper};
 use super::tt::{Generation, MateTable};
 use crate::chess::castle_for;
@@ -160,9 +161,8 @@ pub(crate) struct Searcher<'a> {
     parent_two: Option<Box<bounds::LastTwo>>,
     /// With `Some`: a restricted pass, where only a few pieces may move.
     pub few: Option<Few>,
-    /// Recent bounds by table key (see [`BOUND_MEMO`]); empty (unused) for
-    /// short turns.
-    bound_memo: Vec<(u64, u32)>,
+    /// Recent bounds by table key; unused for short turns.
+    bound_memo: BoundMemo,
     /// While the passes run: the sets of our pieces whose mating pictures
     /// fit, which the passes' moves stay inside (see [`bounds::Movers`]).
     movers: Option<Box<bounds::Movers>>,
@@ -175,9 +175,6 @@ pub(crate) struct Searcher<'a> {
     /// For long turns: the mating pictures as a bound at every node.
     pictures: Option<Box<bounds::NodePictures>>,
 }
-
-/// Entries of a searcher's memo of child bounds (a power of two).
-const BOUND_MEMO: usize = 1 << 16;
 
 /// A restricted search pass: at most `limit` of our pieces may move during
 /// the rest of the turn. Its "no mate" results are not proofs of "no mate"
@@ -280,7 +277,7 @@ impl<'a> Searcher<'a> {
             child_bounds: Vec::new(),
             parent_two: None,
             few: None,
-            bound_memo: Vec::new(),
+            bound_memo: BoundMemo::default(),
             movers: None,
             sleep: Vec::new(),
             decided: Vec::new(),
@@ -397,9 +394,7 @@ impl<'a> Searcher<'a> {
                         None => continue,
                     },
                 };
-                if let Some(e) = self.bound_memo.get(self.memo_slot(memo_key)) {
-                    crate::memory::prefetch(e);
-                }
+                self.bound_memo.prefetch(memo_key);
             }
         }
         for &mv in moves.iter() {
@@ -552,11 +547,6 @@ impl<'a> Searcher<'a> {
         Outcome::NoMate
     }
 
-    /// The slot of `key` in the bound memo (none while it is empty).
-    fn memo_slot(&self, key: u64) -> usize {
-        (key as usize) & self.bound_memo.len().wrapping_sub(1)
-    }
-
     /// The bound of the child of `pos` after `mv` (its key `key`, `left - 1`
     /// moves left to it, the pass restriction `next_few`), or `None` when the
     /// memo, the table or the bound prunes it. `child` is the child if it
@@ -578,11 +568,7 @@ impl<'a> Searcher<'a> {
         // and the restriction. A remembered bound over the budget saves the
         // table probes too.
         let few_key = next_few.map_or(key, |f| f.key(key));
-        let slot = self.memo_slot(few_key);
-        let memo = match self.bound_memo.get(slot) {
-            Some(&(k, need)) if k == few_key => Some(need),
-            _ => None,
-        };
+        let memo = self.bound_memo.get(few_key);
         if memo.is_some_and(|need| need > left - 1) {
             return None;
         }
@@ -626,9 +612,7 @@ impl<'a> Searcher<'a> {
                     }
                 };
                 let need = self.picture_need(pos, mv, child, played, need, left);
-                if let Some(e) = self.bound_memo.get_mut(slot) {
-                    *e = (few_key, need);
-                }
+                self.bound_memo.put(few_key, need);
                 need
             }
         };
@@ -768,10 +752,7 @@ impl<'a> Searcher<'a> {
         }
         // Long searches revisit children (round after round): their bounds
         // are remembered.
-        if self.bound_memo.is_empty() {
-            self.bound_memo = vec![(0, 0); BOUND_MEMO];
-            crate::memory::populate(&self.bound_memo);
-        }
+        self.bound_memo.start();
         // A pass of as many pieces as we have is the full search again (the
         // same tree under other keys): not run.
         let ours = pos.color_bb(pos.side_to_move()).count();
