@@ -35,27 +35,50 @@ const fn on_board(f: i8, r: i8) -> bool {
     f >= 0 && f < 8 && r >= 0 && r < 8
 }
 
+/// The squares one of `steps` away from `sq`.
+const fn step(sq: usize, steps: &[(i8, i8)]) -> u64 {
+    let mut attacks = 0u64;
+    let mut i = 0;
+    while i < steps.len() {
+        let (f, r) = ((sq % 8) as i8 + steps[i].0, (sq / 8) as i8 + steps[i].1);
+        if on_board(f, r) {
+            attacks |= 1 << (r * 8 + f);
+        }
+        i += 1;
+    }
+    attacks
+}
+
 const fn step_table(steps: &[(i8, i8)]) -> [u64; 64] {
     let mut table = [0u64; 64];
     let mut sq = 0;
     while sq < 64 {
-        let mut i = 0;
-        while i < steps.len() {
-            let (f, r) = ((sq % 8) as i8 + steps[i].0, (sq / 8) as i8 + steps[i].1);
-            if on_board(f, r) {
-                table[sq] |= 1 << (r * 8 + f);
-            }
-            i += 1;
-        }
+        table[sq] = step(sq, steps);
         sq += 1;
     }
     table
 }
 
+/// Squares a piece of `role` on `sq` attacks on the empty board (a pawn of
+/// `color`), for tables built at compile time; at run time [`piece`] and
+/// [`pawn`] look the same up.
+pub(crate) const fn on_empty_board(color: Color, role: Role, sq: Square) -> Bitboard {
+    let s = sq.index();
+    Bitboard(match role {
+        Role::Pawn => step(s, &PAWN_STEPS[color.index()]),
+        Role::Knight => step(s, &KNIGHT_STEPS),
+        Role::Bishop => slide(s, 0, &BISHOP_DIRS),
+        Role::Rook => slide(s, 0, &ROOK_DIRS),
+        Role::Queen => slide(s, 0, &ROOK_DIRS) | slide(s, 0, &BISHOP_DIRS),
+        Role::King => step(s, &KING_STEPS),
+    })
+}
+
+/// A pawn's captures, per colour.
+const PAWN_STEPS: [[(i8, i8); 2]; 2] = [[(1, 1), (-1, 1)], [(1, -1), (-1, -1)]];
+
 const fn pawn_table() -> [[u64; 64]; 2] {
-    let white = step_table(&[(1, 1), (-1, 1)]);
-    let black = step_table(&[(1, -1), (-1, -1)]);
-    [white, black]
+    [step_table(&PAWN_STEPS[0]), step_table(&PAWN_STEPS[1])]
 }
 
 /// Ray attacks from `sq` in `dirs`, each ray stopping at the first blocker.
@@ -396,6 +419,28 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_board_attacks_match_the_tables() {
+        for sq in (0..64).map(Square) {
+            for color in Color::BOTH {
+                assert_eq!(on_empty_board(color, Role::Pawn, sq), pawn(color, sq));
+            }
+            for role in [
+                Role::Knight,
+                Role::Bishop,
+                Role::Rook,
+                Role::Queen,
+                Role::King,
+            ] {
+                assert_eq!(
+                    on_empty_board(Color::White, role, sq),
+                    piece(role, sq, Bitboard::EMPTY),
+                    "{role:?} {sq:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn magic_lookups_match_ray_walks() {

@@ -3,7 +3,6 @@
 
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Role, Square};
-use std::sync::OnceLock;
 
 /// "Cannot": larger than any turn we search.
 pub(super) const FAR: u8 = 100;
@@ -36,61 +35,84 @@ pub(super) fn slot(role: Role) -> usize {
 }
 
 pub(super) fn reach() -> &'static Reach {
-    // Built at first use by every process that asks for a mate, so it is
-    // built by bitboards (a tenth of a millisecond, not half of one: the
-    // start-up of a one-position `crescendo mate`).
-    static REACH: OnceLock<Box<Reach>> = OnceLock::new();
-    REACH.get_or_init(|| {
-        let mut r = Box::new(Reach {
+    &REACH
+}
+
+/// Built at compile time: every process that asks for a mate reads it, and
+/// building it at run time was a tenth of a millisecond of each
+/// one-position `crescendo mate` (its 48 KB written, then mapped again).
+static REACH: Reach = Reach::build();
+
+impl Reach {
+    const fn build() -> Reach {
+        let mut r = Reach {
             table: [[[FAR; 64]; 64]; 5],
             pawn: [[[FAR; 64]; 64]; 2],
             rings: [[[Bitboard::EMPTY; RINGS]; 64]; 5],
-        });
-        for us in [Color::White, Color::Black] {
-            for from in Square::all() {
-                for target in Square::all() {
-                    r.pawn[us.index()][from.index()][target.index()] =
-                        pawn_reach_uncached(us, from, target);
-                }
+        };
+        let mut from = 0;
+        while from < 64 {
+            let mut target = 0;
+            while target < 64 {
+                let (f, t) = (Square(from as u8), Square(target as u8));
+                r.pawn[0][from][target] = pawn_reach_uncached(Color::White, f, t);
+                r.pawn[1][from][target] = pawn_reach_uncached(Color::Black, f, t);
+                target += 1;
             }
+            from += 1;
         }
-        for role in TABLED {
-            for from in Square::all() {
-                let table = &mut r.table[slot(role)][from.index()];
+        let mut k = 0;
+        while k < TABLED.len() {
+            let role = TABLED[k];
+            let mut attacked = [0u64; 64];
+            let mut s = 0;
+            while s < 64 {
+                attacked[s] = attacks::on_empty_board(Color::White, role, Square(s as u8)).0;
+                s += 1;
+            }
+            let mut from = 0;
+            while from < 64 {
+                let table = &mut r.table[k][from];
                 // Breadth-first on the empty board, a ring at a time. A
                 // square first reached with `d` moves is attacked after
                 // `d - 1` (the path's last step is an attack, and attacks
                 // are symmetric for these roles on an empty board, so no
                 // shorter way attacks it); `from` itself after one.
-                let (mut seen, mut ring, mut d) = (from.bb(), from.bb(), 0u8);
-                while ring.nonempty() {
+                let (mut seen, mut ring, mut d) = (1u64 << from, 1u64 << from, 0u8);
+                while ring != 0 {
                     if (d as usize) < RINGS {
-                        r.rings[slot(role)][from.index()][d as usize] = ring;
+                        r.rings[k][from][d as usize] = Bitboard(ring);
                     }
-                    let mut next = Bitboard::EMPTY;
-                    for s in ring {
-                        next |= attacks::piece(role, s, Bitboard::EMPTY);
+                    let mut next = 0u64;
+                    let mut rest = ring;
+                    while rest != 0 {
+                        next |= attacked[rest.trailing_zeros() as usize];
+                        rest &= rest - 1;
                     }
-                    if d == 0 && next.nonempty() {
-                        table[from.index()] = 1;
+                    if d == 0 && next != 0 {
+                        table[from] = 1;
                     }
                     ring = next & !seen;
                     seen |= ring;
-                    for t in ring {
-                        table[t.index()] = d;
+                    let mut rest = ring;
+                    while rest != 0 {
+                        table[rest.trailing_zeros() as usize] = d;
+                        rest &= rest - 1;
                     }
                     d += 1;
                 }
+                from += 1;
             }
+            k += 1;
         }
         r
-    })
+    }
 }
 
 /// Fewest moves of our pawn on `from` to stand on `to` as a pawn: one rank
 /// a move, a file change costs a capture, and one double step from the
 /// second rank while going straight.
-pub(super) fn pawn_steps(us: Color, from: Square, to: Square) -> u8 {
+pub(super) const fn pawn_steps(us: Color, from: Square, to: Square) -> u8 {
     let rank = from.relative_rank(us) as i32;
     let ranks = to.relative_rank(us) as i32 - rank;
     let files = (to.file() as i32 - from.file() as i32).abs();
@@ -98,14 +120,14 @@ pub(super) fn pawn_steps(us: Color, from: Square, to: Square) -> u8 {
         return FAR;
     }
     let straight = ranks - files;
-    let double = i32::from(rank == 1 && straight >= 2);
+    let double = (rank == 1 && straight >= 2) as i32;
     (ranks - double) as u8
 }
 
 /// Moves of our pawn on `from` up to and including its promotion.
-pub(super) fn promotion_steps(us: Color, from: Square) -> u8 {
+pub(super) const fn promotion_steps(us: Color, from: Square) -> u8 {
     let rank = from.relative_rank(us) as i32;
-    (7 - rank - i32::from(rank == 1)) as u8
+    (7 - rank - (rank == 1) as i32) as u8
 }
 
 /// Moves of our pawn on `from` up to and including its promotion on `to`
@@ -140,12 +162,19 @@ pub(crate) fn attack_distance(us: Color, role: Role, from: Square, target: Squar
 }
 
 /// [`pawn_reach`] computed from the rules of pawn moves.
-fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
-    let direct = attacks::pawn(us.other(), target)
-        .map(|s| pawn_steps(us, from, s))
-        .min()
-        .unwrap_or(FAR);
-    direct.min(promotion_steps(us, from))
+const fn pawn_reach_uncached(us: Color, from: Square, target: Square) -> u8 {
+    // The squares from which our pawn attacks `target`: those an enemy
+    // pawn on `target` would attack.
+    let mut best = promotion_steps(us, from);
+    let mut rest = attacks::on_empty_board(us.other(), Role::Pawn, target).0;
+    while rest != 0 {
+        let steps = pawn_steps(us, from, Square(rest.trailing_zeros() as u8));
+        if steps < best {
+            best = steps;
+        }
+        rest &= rest - 1;
+    }
+    best
 }
 
 /// Distances of 15 or more count as 15 (none that large is finite here;
@@ -232,6 +261,29 @@ mod tests {
                         r.table[slot(role)][from.index()][target.index()],
                         best,
                         "{role:?} {from:?} attacks {target:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// The pawn table agrees with its definition over the run-time
+    /// attack tables: the fewest steps to a square attacking the target,
+    /// or to promotion.
+    #[test]
+    fn pawn_reach_table_is_its_definition() {
+        for us in Color::BOTH {
+            for from in Square::all() {
+                for target in Square::all() {
+                    let want = attacks::pawn(us.other(), target)
+                        .map(|s| pawn_steps(us, from, s))
+                        .min()
+                        .unwrap_or(FAR)
+                        .min(promotion_steps(us, from));
+                    assert_eq!(
+                        pawn_reach(us, from, target),
+                        want,
+                        "{us:?} {from:?} {target:?}"
                     );
                 }
             }
