@@ -142,12 +142,17 @@ def cpu_of(pid):
 def run_timed(cmd, cap):
     """Runs `cmd`; returns (stdout, CPU seconds, finished). Stops it once it
     has used `cap` CPU seconds (finished False)."""
-    def limit():
-        soft = max(1, math.ceil(cap) + 1)
-        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 2))
-
     out = tempfile.TemporaryFile()
-    p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, preexec_fn=limit)
+    # No `preexec_fn`: Python code run in the forked child before the exec
+    # is charged to the child, about a millisecond a process on both sides
+    # (0.50 -> 1.51 ms for /bin/true). The CPU limit is set on the running
+    # child instead; the polling below stops it at `cap` all the same.
+    p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    soft = max(1, math.ceil(cap) + 1)
+    try:
+        resource.prlimit(p.pid, resource.RLIMIT_CPU, (soft, soft + 2))
+    except OSError:
+        pass  # already gone
     stopped = False
     delay = 0.001
     while True:
