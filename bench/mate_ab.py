@@ -19,23 +19,10 @@ import os
 import subprocess
 import sys
 
+from mate_popeye import rows_of
+
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 SETS = ["sermate-public.jsonl", "sermate-sparse.jsonl", "janko-guid-60.csv"]
-
-
-def rows_of(path):
-    with open(path) as f:
-        if path.endswith(".csv"):
-            next(f)
-            for line in f:
-                if line.strip():
-                    i, fen = line.strip().split(",", 1)
-                    yield i, fen
-        else:
-            for line in f:
-                if line.strip():
-                    row = json.loads(line)
-                    yield row["id"], row["fen"]
 
 
 def run(binary, fen):
@@ -60,7 +47,8 @@ def main(argv):
     totals = {b: {} for b in bins}
     for path in sets:
         name = os.path.basename(path)
-        for i, fen in rows_of(path):
+        for row in rows_of(path):
+            i, fen = row["id"], row["fen"]
             best, seen = {b: float("inf") for b in bins}, {}
             for _ in range(runs):
                 for b in bins:

@@ -74,10 +74,10 @@ impl BoundMemo {
     fn double(&mut self) {
         let wider = Self::mapped(self.slots.len() * 2);
         let old = std::mem::replace(&mut self.slots, wider);
-        let mask = self.slots.len() - 1;
         for (key, need) in old {
             if key != 0 {
-                self.slots[(key as usize) & mask] = (key, need);
+                let slot = self.slot(key);
+                self.slots[slot] = (key, need);
             }
         }
         self.stores = 0;
