@@ -20,7 +20,9 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, Color, Piece, Role, Square};
 pub(crate) use movegen::CheckInfo;
-pub use movegen::{generate_checks, generate_king_safe, has_legal_move, legal_moves};
+pub use movegen::{
+    generate_checks, generate_king_safe, generate_legal, has_legal_move, legal_moves,
+};
 pub use moves::{Move, MoveKind, MoveList};
 pub(crate) use position::castle_for;
 pub use position::{MoveEffect, Position};

@@ -22,8 +22,8 @@ use super::sleep::{SleepSet, Sleeper};
 use super::tt::{Generation, MateTable};
 use crate::chess::castle_for;
 use crate::chess::status::is_mated;
-use crate::chess::{Bitboard, Move, MoveKind, MoveList, Position, Role, Square, legal_moves};
-use crate::chess::{CheckInfo, generate_checks};
+use crate::chess::{Bitboard, Move, MoveKind, MoveList, Position, Role, Square};
+use crate::chess::{CheckInfo, generate_checks, generate_legal};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -149,6 +149,11 @@ pub(crate) struct Searcher<'a> {
     local_nodes: u64,
     /// Stop (as aborted) when `local_nodes + unflushed` reaches this.
     budget_end: u64,
+    /// Per ply: the legal moves of the node being searched there, and the
+    /// checks of the last move. (Boxed and kept: a list is 520 bytes, which
+    /// a node would otherwise clear and copy.)
+    moves: Vec<Option<Box<MoveList>>>,
+    checks: Option<Box<MoveList>>,
     /// Per ply: the children of the node being searched there.
     children: Vec<Vec<Child>>,
     /// Piece options for the move budget bound.
@@ -272,6 +277,8 @@ impl<'a> Searcher<'a> {
             aborted: false,
             local_nodes: 0,
             budget_end: u64::MAX,
+            moves: Vec::new(),
+            checks: None,
             children: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
             child_bounds: Vec::new(),
@@ -332,7 +339,6 @@ impl<'a> Searcher<'a> {
         if left == 1 {
             return self.last_move(pos);
         }
-        let moves = legal_moves(pos);
         // The children that end the turn (Scottish checks) are tested at
         // once; the others are kept with their lower bound, searched most
         // promising first (fewest moves still needed, then nearest the enemy
@@ -340,7 +346,10 @@ impl<'a> Searcher<'a> {
         let ply = self.line.len();
         if self.children.len() <= ply {
             self.children.resize_with(ply + 1, Vec::new);
+            self.moves.resize_with(ply + 1, || None);
         }
+        let mut moves = self.moves[ply].take().unwrap_or_default();
+        generate_legal(pos, &mut *moves);
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
         // (No sleepers while every mating line is wanted: the other orders
@@ -352,7 +361,6 @@ impl<'a> Searcher<'a> {
         if self.decided.len() <= ply {
             self.decided.resize_with(ply + 1, Vec::new);
         }
-        let asleep = std::mem::take(&mut self.sleep[ply]);
         let mut decided = std::mem::take(&mut self.decided[ply]);
         decided.clear();
         let mut decide = |mv: Move| {
@@ -398,7 +406,7 @@ impl<'a> Searcher<'a> {
             }
         }
         for &mv in moves.iter() {
-            if asleep.contains(mv) {
+            if self.sleep[ply].contains(mv) {
                 continue;
             }
             let next_few = match few {
@@ -507,7 +515,8 @@ impl<'a> Searcher<'a> {
                 } else {
                     None
                 };
-                self.sleep[ply + 1].fill(&asleep, &decided, played.as_ref());
+                let (here, next) = self.sleep.split_at_mut(ply + 1);
+                next[0].fill(&here[ply], &decided, played.as_ref());
                 self.line.push(*mv);
                 self.few = *next_few;
                 let o = self.search_asleep(child);
@@ -531,8 +540,8 @@ impl<'a> Searcher<'a> {
             }
             self.parent_two = None;
         }
+        self.moves[ply] = Some(moves);
         self.children[ply] = children;
-        self.sleep[ply] = asleep;
         self.decided[ply] = decided;
         if let Some(o) = outcome {
             return o;
@@ -654,8 +663,8 @@ impl<'a> Searcher<'a> {
 
     /// The last move of the turn: only a checking move can mate.
     fn last_move(&mut self, pos: &Position) -> Outcome {
-        let mut checks = MoveList::new();
-        generate_checks(pos, &mut checks);
+        let mut checks = self.checks.take().unwrap_or_default();
+        generate_checks(pos, &mut *checks);
         // The filter of the node before (where the move that led here was
         // made), or, without one, a filter of this node (worth preparing
         // for more than one check).
@@ -672,9 +681,14 @@ impl<'a> Searcher<'a> {
                 (checks.len() > 1).then(|| bounds::LastOne::new_cached(pos, &mut self.bound_cache))
             }
         };
-        let outcome =
-            self.last_move_checks(pos, &checks, parent.as_deref().zip(first), filter.as_ref());
+        let outcome = self.last_move_checks(
+            pos,
+            checks.as_slice(),
+            parent.as_deref().zip(first),
+            filter.as_ref(),
+        );
         self.parent_two = parent;
+        self.checks = Some(checks);
         outcome
     }
 
@@ -683,7 +697,7 @@ impl<'a> Searcher<'a> {
     fn last_move_checks(
         &mut self,
         pos: &Position,
-        checks: &MoveList,
+        checks: &[Move],
         parent: Option<(&bounds::LastTwo, (Move, Role))>,
         filter: Option<&bounds::LastOne>,
     ) -> Outcome {
