@@ -5,7 +5,7 @@
 
 mod cli;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -48,7 +48,7 @@ fn main() -> ExitCode {
         .target(env_logger::Target::Stderr)
         .init();
     quiet_on_closed_stdout();
-    let cli = Cli::parse();
+    let cli = parse_command_line();
     // The subcommands search and count on this thread: the main thread's
     // 8 MiB stack is too small for the recursion over a long turn.
     let worker = std::thread::Builder::new()
@@ -63,6 +63,27 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The command line. Clap builds the parser of every subcommand before it
+/// reads an argument, a third of the time of a `crescendo mate` run on an
+/// easy position, and scripts run `mate` once per position. So `mate` is
+/// parsed by its own parser first; help, version and errors go through the
+/// full parser, whose messages are the ones users see.
+fn parse_command_line() -> Cli {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "mate") {
+        let mate = cli::mate::MateArgs::augment_args(clap::Command::new("mate"));
+        let parsed = clap::Command::new("crescendo")
+            .subcommand(mate)
+            .try_get_matches_from(&args)
+            .ok()
+            .and_then(|m| Cli::from_arg_matches(&m).ok());
+        if let Some(cli) = parsed {
+            return cli;
+        }
+    }
+    Cli::parse()
 }
 
 /// `crescendo analyse ... | head` closes the pipe early. Rust ignores

@@ -106,3 +106,25 @@ fn errors_name_the_real_cause() {
     }
     let _ = std::fs::remove_file(&path);
 }
+
+/// `mate` is parsed by its own parser first (see `parse_command_line`):
+/// what it does not accept reaches the full parser, so help and errors read
+/// as they do for every subcommand.
+#[test]
+fn mate_help_and_errors_come_from_the_full_parser() {
+    let out = succeeds(&["mate", "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.starts_with("Mate in this turn") && help.contains("Usage: crescendo mate"),
+        "{help}"
+    );
+    let e = cli::refused(&["mate", "--fen", FEN, "--bogus"]);
+    assert!(
+        e.contains("'--bogus'") && e.contains("Usage: crescendo mate"),
+        "{e}"
+    );
+    // Parsed by mate's own parser, the flags reach the subcommand: under
+    // the Scottish rules the first check (Ra8#) ends the turn.
+    let out = succeeds(&["mate", "--fen", FEN, "--rules", "scottish", "--json"]);
+    assert_eq!(cli::json_of(&out)["san"], serde_json::json!(["Ra8#"]));
+}
