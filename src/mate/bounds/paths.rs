@@ -17,7 +17,7 @@
 
 use super::pictures::Scene;
 use crate::chess::attacks;
-use crate::chess::{Role, Square};
+use crate::chess::{Bitboard, Role, Square};
 
 /// "Cannot".
 pub(super) const FAR: u8 = u8::MAX;
@@ -59,12 +59,19 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
     // so far per (last, mask).
     let mut alike = vec![0 as Visits; 2 * masks];
     let mut out: Vec<End> = Vec::new();
-    ways(scene, role, from, cap, |way| {
+    let found = |way: Ways| {
         let seen = &mut alike[usize::from(way.last) * masks + usize::from(way.mask)];
         let fresh = way.visits & !*seen;
         *seen |= fresh;
         for_each_visit(fresh, |v| out.push(way.end(v)));
-    });
+    };
+    // (The ends found in one layer are alike but for the square, so their
+    // order within it does not matter here.)
+    if scene.captured == 0 {
+        ways_uncaptured(scene, role, from, cap, found);
+    } else {
+        ways(scene, role, from, cap, found);
+    }
     unbeaten(out, masks)
 }
 
@@ -320,6 +327,69 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
             }
         }
         touched.clear();
+    }
+}
+
+/// [`ways`] in a scene that captures nothing (the transparent scene of
+/// the node pictures, which reads the ways of every piece from every
+/// square it reaches): the only visits is the empty one, so a layer is a
+/// set of squares per form and per "on a checking square". Within a layer
+/// the ends come in square order, not in the order first reached.
+fn ways_uncaptured(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Ways)) {
+    debug_assert_eq!(scene.captured, 0);
+    let mut end = |form: usize, sq: Square, cost: u8, last: bool| {
+        let r = form_role(role, form);
+        let mask = scene.cover(r, sq);
+        // Covering nothing (and taking nothing) is no end.
+        if mask != 0 {
+            out(Ways {
+                sq,
+                role: r,
+                mask,
+                visits: 1,
+                last,
+                cost,
+            });
+        }
+    };
+    let mut seen = [[Bitboard::EMPTY; 2]; FORMS];
+    let mut frontier = [Bitboard::EMPTY; FORMS];
+    seen[0][0] = from.bb();
+    frontier[0] = from.bb();
+    end(0, from, 0, false);
+    let mut d = 0;
+    while frontier.iter().any(|f| f.nonempty()) && d < cap {
+        d += 1;
+        let mut layer = [[Bitboard::EMPTY; 2]; FORMS];
+        for (form, squares) in frontier.iter().enumerate() {
+            for sq in *squares {
+                steps(
+                    scene,
+                    form_role(role, form),
+                    form,
+                    sq,
+                    |form2, t, checking, _| {
+                        layer[form2][usize::from(checking)].set(t);
+                    },
+                );
+            }
+        }
+        for form in 0..FORMS {
+            frontier[form] = Bitboard::EMPTY;
+            for checking in [false, true] {
+                let i = usize::from(checking);
+                let fresh = layer[form][i] & !seen[form][i];
+                seen[form][i] |= fresh;
+                for t in fresh {
+                    end(form, t, d, checking);
+                }
+                // A piece on a checking square moves no more: it is the
+                // last mover's end.
+                if !checking {
+                    frontier[form] = fresh;
+                }
+            }
+        }
     }
 }
 
