@@ -49,8 +49,13 @@ fn main() -> ExitCode {
         .init();
     quiet_on_closed_stdout();
     let cli = parse_command_line();
-    // The subcommands search and count on this thread: the main thread's
-    // 8 MiB stack is too small for the recursion over a long turn.
+    // `mate` runs on the main thread and gives only long turns a thread
+    // of their own (cli::mate): scripts run it once per position.
+    if matches!(cli.command, Some(Command::Mate(_))) {
+        return run(cli);
+    }
+    // The other subcommands search and count on this thread: the main
+    // thread's 8 MiB stack is too small for the recursion over a long turn.
     let worker = std::thread::Builder::new()
         .name("main".into())
         .stack_size(crescendo::search::STACK_BYTES)

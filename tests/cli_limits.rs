@@ -128,3 +128,28 @@ fn mate_help_and_errors_come_from_the_full_parser() {
     let out = succeeds(&["mate", "--fen", FEN, "--rules", "scottish", "--json"]);
     assert_eq!(cli::json_of(&out)["san"], serde_json::json!(["Ra8#"]));
 }
+
+/// `mate` searches turns of up to 100 moves on the main thread and longer
+/// ones on a thread with the search stack: the finder recurses once per
+/// move, and the longest turn the engine reads overflowed the main thread.
+/// Both sides of the line, and the longest turn, with a budget that takes
+/// the search deep, complete (and `--all` too).
+#[test]
+fn mate_searches_turns_of_every_length() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0";
+    for (n, all) in [(100, false), (101, false), (10_000, false), (10_000, true)] {
+        let fen = format!("{start} {n}");
+        let mut args = vec!["mate", "--fen", &fen, "--nodes", "200000", "--json"];
+        if all {
+            args.push("--all");
+        }
+        let out = succeeds(&args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let last = text.lines().last().unwrap_or_default();
+        let record: serde_json::Value = serde_json::from_str(last).expect("a JSON record");
+        assert!(
+            ["mate", "unknown"].contains(&record["result"].as_str().unwrap_or_default()),
+            "{n}: {last}"
+        );
+    }
+}
