@@ -349,7 +349,7 @@ impl<'a> Searcher<'a> {
             self.moves.resize_with(ply + 1, || None);
         }
         let mut moves = self.moves[ply].take().unwrap_or_default();
-        generate_legal(pos, &mut *moves);
+        generate_legal(pos, &mut moves);
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
         // (No sleepers while every mating line is wanted: the other orders
@@ -664,7 +664,7 @@ impl<'a> Searcher<'a> {
     /// The last move of the turn: only a checking move can mate.
     fn last_move(&mut self, pos: &Position) -> Outcome {
         let mut checks = self.checks.take().unwrap_or_default();
-        generate_checks(pos, &mut *checks);
+        generate_checks(pos, &mut checks);
         // The filter of the node before (where the move that led here was
         // made), or, without one, a filter of this node (worth preparing
         // for more than one check).
