@@ -101,43 +101,35 @@ fn unbeaten(mut out: Vec<End>, masks: usize) -> Vec<End> {
     if out.iter().all(|e| e.visits == 0) {
         return unbeaten_covers(out);
     }
-    // The masks the ends have (few: one per square and role at most), and
-    // per mask those of them it holds.
-    let mut id = vec![usize::MAX; masks];
+    // The masks the ends have (few: one per square and role at most).
+    debug_assert!(masks <= 512);
+    let mut id = [u16::MAX; 512];
     let mut distinct: Vec<u16> = Vec::new();
     for e in &out {
-        if id[usize::from(e.mask)] == usize::MAX {
-            id[usize::from(e.mask)] = distinct.len();
+        if id[usize::from(e.mask)] == u16::MAX {
+            id[usize::from(e.mask)] = distinct.len() as u16;
             distinct.push(e.mask);
         }
     }
-    let within: Vec<Vec<usize>> = distinct
-        .iter()
-        .map(|&m| {
-            (0..distinct.len())
-                .filter(|&j| distinct[j] & m == distinct[j])
-                .collect()
-        })
-        .collect();
     // The visits beaten so far per mask, for an end not the last mover's
     // and for one that is: each kept end adds its visits' subsets to every
     // mask it holds.
-    let mut beaten = [
-        vec![0 as Visits; distinct.len()],
-        vec![0 as Visits; distinct.len()],
-    ];
+    let mut beaten = vec![[0 as Visits; 2]; distinct.len()];
     let mut kept: Vec<End> = Vec::new();
     for e in out {
-        let i = id[usize::from(e.mask)];
-        if beaten[usize::from(e.last)][i] >> e.visits & 1 == 1 {
+        let i = usize::from(id[usize::from(e.mask)]);
+        if beaten[i][usize::from(e.last)] >> e.visits & 1 == 1 {
             continue;
         }
         kept.push(e);
         let below = SUBSETS[usize::from(e.visits)];
-        // A last mover's end beats only last movers' ends.
-        for table in &mut beaten[usize::from(e.last)..] {
-            for &j in &within[i] {
-                table[j] |= below;
+        for (cell, &m) in beaten.iter_mut().zip(&distinct) {
+            if m & e.mask == m {
+                // A last mover's end beats only last movers' ends.
+                cell[1] |= below;
+                if !e.last {
+                    cell[0] |= below;
+                }
             }
         }
     }
