@@ -324,35 +324,52 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
 
 /// [`ways`] in a scene that captures nothing (the transparent scene of
 /// the node pictures, which reads the ways of every piece from every
-/// square it reaches): the only visits is the empty one, so a layer is a
-/// set of squares per form and per "on a checking square". Within a layer
-/// the ends come in square order, not in the order first reached.
+/// square it reaches): the only visits is the empty one, so the ways are
+/// the [`square_layers`]. Within a layer the ends come in square order,
+/// not in the order first reached.
 fn ways_uncaptured(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Ways)) {
     debug_assert_eq!(scene.captured, 0);
-    let mut end = |form: usize, sq: Square, cost: u8, last: bool| {
+    square_layers(scene, role, from, cap, |cost, form, squares, last| {
         let r = form_role(role, form);
-        let mask = scene.cover(r, sq);
-        // Covering nothing (and taking nothing) is no end.
-        if mask != 0 {
-            out(Ways {
-                sq,
-                role: r,
-                mask,
-                visits: 1,
-                last,
-                cost,
-            });
+        for sq in squares {
+            let mask = scene.cover(r, sq);
+            // Covering nothing (and taking nothing) is no end.
+            if mask != 0 {
+                out(Ways {
+                    sq,
+                    role: r,
+                    mask,
+                    visits: 1,
+                    last,
+                    cost,
+                });
+            }
         }
-    };
-    let mut seen = [[Bitboard::EMPTY; 2]; FORMS];
+    });
+}
+
+/// The squares our `role` on `from` first stands on after each number of
+/// moves up to `cap`, visits aside: `layer(moves, form, squares,
+/// checking)`, the squares on a checking square apart (the last mover's
+/// ends: a pawn or knight goes on from none). Whether a step checks
+/// depends only on its form and square, so one set of squares seen per
+/// form suffices.
+fn square_layers(
+    scene: &Scene,
+    role: Role,
+    from: Square,
+    cap: u8,
+    mut layer: impl FnMut(u8, usize, Bitboard, bool),
+) {
+    let mut seen = [Bitboard::EMPTY; FORMS];
     let mut frontier = [Bitboard::EMPTY; FORMS];
-    seen[0][0] = from.bb();
+    seen[0] = from.bb();
     frontier[0] = from.bb();
-    end(0, from, 0, false);
+    layer(0, 0, from.bb(), false);
     let mut d = 0;
     while frontier.iter().any(|f| f.nonempty()) && d < cap {
         d += 1;
-        let mut layer = [[Bitboard::EMPTY; 2]; FORMS];
+        let mut reached = [[Bitboard::EMPTY; 2]; FORMS];
         for (form, squares) in frontier.iter().enumerate() {
             for sq in *squares {
                 steps(
@@ -361,26 +378,17 @@ fn ways_uncaptured(scene: &Scene, role: Role, from: Square, cap: u8, mut out: im
                     form,
                     sq,
                     |form2, t, checking, _| {
-                        layer[form2][usize::from(checking)].set(t);
+                        reached[form2][usize::from(checking)].set(t);
                     },
                 );
             }
         }
         for form in 0..FORMS {
-            frontier[form] = Bitboard::EMPTY;
-            for checking in [false, true] {
-                let i = usize::from(checking);
-                let fresh = layer[form][i] & !seen[form][i];
-                seen[form][i] |= fresh;
-                for t in fresh {
-                    end(form, t, d, checking);
-                }
-                // A piece on a checking square moves no more: it is the
-                // last mover's end.
-                if !checking {
-                    frontier[form] = fresh;
-                }
-            }
+            let [quiet, checking] = reached[form].map(|r| r & !seen[form]);
+            seen[form] |= quiet | checking;
+            layer(d, form, quiet, false);
+            layer(d, form, checking, true);
+            frontier[form] = quiet;
         }
     }
 }
@@ -441,31 +449,11 @@ fn for_each_visit(mut set: Visits, mut f: impl FnMut(u16)) {
 /// queen, a promoted knight): the fewest moves per square (`FAR`: never).
 pub(super) fn reach_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<(Role, [u8; 64])> {
     let mut dist = [[FAR; 64]; FORMS];
-    dist[0][from.index()] = 0;
-    let mut frontier = vec![(0usize, from)];
-    let mut d = 0;
-    while !frontier.is_empty() && d < cap {
-        d += 1;
-        let mut next = Vec::new();
-        for &(form, sq) in &frontier {
-            steps(
-                scene,
-                form_role(role, form),
-                form,
-                sq,
-                |form2, t, checking, _| {
-                    if dist[form2][t.index()] == FAR {
-                        dist[form2][t.index()] = d;
-                        // A pawn or knight checking stops there (the last move).
-                        if !checking {
-                            next.push((form2, t));
-                        }
-                    }
-                },
-            );
+    square_layers(scene, role, from, cap, |d, form, squares, _| {
+        for t in squares {
+            dist[form][t.index()] = d;
         }
-        frontier = next;
-    }
+    });
     let forms = if role == Role::Pawn { FORMS } else { 1 };
     (0..forms).map(|f| (form_role(role, f), dist[f])).collect()
 }
@@ -544,9 +532,20 @@ mod tests {
     use crate::chess::{Position, Rules};
     use crate::mate::bounds::pictures::tests::sparse_positions;
 
+    /// An end of [`walked`]: role index, square index, visits, last
+    /// mover's, moves.
+    type WalkedEnd = (u8, usize, u16, bool, u8);
+
     /// The ways by the definition: a search over every (form, square,
-    /// visits) state, the first reach of each the fewest moves.
-    fn walked(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<(u8, usize, u16, bool, u8)> {
+    /// visits) state, the first reach of each the fewest moves; and per
+    /// form the fewest moves to each square, whatever the visits (as
+    /// [`reach_of`] gives them).
+    fn walked(
+        scene: &Scene,
+        role: Role,
+        from: Square,
+        cap: u8,
+    ) -> (Vec<WalkedEnd>, Vec<(Role, [u8; 64])>) {
         let nv = 1usize << scene.captured;
         let index = |form: usize, sq: Square, v: u16| (form * 64 + sq.index()) * nv + v as usize;
         let mut out = Vec::new();
@@ -559,6 +558,8 @@ mod tests {
         };
         let mut seen = vec![false; FORMS * 64 * nv];
         let mut seen_last = vec![false; FORMS * 64 * nv];
+        let mut dist = [[FAR; 64]; FORMS];
+        dist[0][from.index()] = 0;
         let mut frontier = vec![(0usize, from, 0u16)];
         seen[index(0, from, 0)] = true;
         end(0, from, 0, 0, false);
@@ -576,6 +577,8 @@ mod tests {
                         let v2 = if takes { v | scene.visit[t.index()] } else { v };
                         let seen = if checking { &mut seen_last } else { &mut seen };
                         if !std::mem::replace(&mut seen[index(form2, t, v2)], true) {
+                            let cell = &mut dist[form2][t.index()];
+                            *cell = (*cell).min(d);
                             end(form2, t, v2, d, checking);
                             if !checking {
                                 next.push((form2, t, v2));
@@ -587,7 +590,9 @@ mod tests {
             frontier = next;
         }
         out.sort_unstable();
-        out
+        let forms = if role == Role::Pawn { FORMS } else { 1 };
+        let reach = (0..forms).map(|f| (form_role(role, f), dist[f])).collect();
+        (out, reach)
     }
 
     /// [`placed_ends`] less those beaten on the same square in the same
@@ -672,7 +677,9 @@ mod tests {
                             })
                             .collect();
                         layered.sort_unstable();
-                        assert_eq!(layered, walked(&scene, piece.role, from, cap));
+                        let (ends, reach) = walked(&scene, piece.role, from, cap);
+                        assert_eq!(layered, ends);
+                        assert_eq!(reach_of(&scene, piece.role, from, cap), reach);
                         let all = placed_ends(&scene, piece.role, from, cap)
                             .into_iter()
                             .map(|p| p.end)
