@@ -72,7 +72,7 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
     } else {
         ways(scene, role, from, cap, found);
     }
-    unbeaten(out, masks)
+    unbeaten(out)
 }
 
 /// [`ends_of`] from the piece's [`placed_ends`] in a scene of all targets
@@ -90,19 +90,19 @@ pub(super) fn ends_of_placed(placed: &[Placed], full: u16) -> Vec<End> {
             out.push(p.end);
         }
     }
-    unbeaten(out, masks)
+    unbeaten(out)
 }
 
-/// The ends of `out` (found fewest moves first, `masks` the number of
-/// target masks) that no other beats, cheapest first.
-fn unbeaten(mut out: Vec<End>, masks: usize) -> Vec<End> {
+/// The ends of `out` (found fewest moves first) that no other beats,
+/// cheapest first.
+fn unbeaten(mut out: Vec<End>) -> Vec<End> {
     // Every beater of an end comes before it in this order.
     out.sort_unstable_by_key(End::order);
     if out.iter().all(|e| e.visits == 0) {
         return unbeaten_covers(out);
     }
-    // The masks the ends have (few: one per square and role at most).
-    debug_assert!(masks <= 512);
+    // The masks the ends have (few: one per square and role at most; a
+    // mask has at most 9 targets).
     let mut id = [u16::MAX; 512];
     let mut distinct: Vec<u16> = Vec::new();
     for e in &out {
