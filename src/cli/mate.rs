@@ -180,29 +180,13 @@ pub fn run(args: &MateArgs) -> CliResult {
     Ok(())
 }
 
-/// Turns of at most this many moves are searched on the calling thread,
-/// the process's main thread (see main.rs): the finder's recursion takes
-/// a few KB a move of the turn, and a 120-move turn ran in 512 KB of
-/// stack, where the main thread has 8 MiB by default. Longer turns (up to
-/// `fen::MAX_TURN_LENGTH`) get a thread with the engine's search stack.
-/// (A process per position, as scripts run it, saves the thread's start,
-/// its own malloc arena and its exit: 1.22 -> 1.03 ms an easy position.)
-const MAIN_THREAD_TURN: u32 = 100;
-
-/// `work`, the finder on `pos`, run where the stack suffices.
+/// `work`, the finder on `pos`, run where the stack suffices (this runs
+/// on the process's main thread: see main.rs).
 fn with_stack_for<R: Send>(pos: &Position, work: impl FnOnce() -> R + Send) -> Result<R, String> {
-    if pos.moves_left() <= MAIN_THREAD_TURN {
-        return Ok(work());
-    }
-    std::thread::scope(|scope| {
-        let finder = std::thread::Builder::new()
-            .name("mate".into())
-            .stack_size(crescendo::search::STACK_BYTES)
-            .spawn_scoped(scope, work)
-            .map_err(|e| format!("cannot start the mate finder's thread: {e}"))?;
-        match finder.join() {
-            Ok(answer) => Ok(answer),
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
+    mate::on_finder_stack(pos, work).ok_or_else(|| {
+        format!(
+            "cannot start a thread for a turn of {} moves",
+            pos.moves_left()
+        )
     })
 }

@@ -295,6 +295,27 @@ fn verdict_of(pos: &Position, outcome: (Outcome, Vec<Move>)) -> Option<Verdict> 
 /// (the default 2 MiB overflowed at about 1500).
 const THREAD_STACK: usize = 64 << 20;
 
+/// Turns of at most this many moves are searched on the calling thread by
+/// [`on_finder_stack`]: a 120-move turn ran in 512 KB of stack, and a
+/// process's main thread has 8 MiB by default.
+pub const SHORT_TURN: u32 = 100;
+
+/// `work`, a query of the finder on `pos`, run where the stack suffices:
+/// on the calling thread for a turn of at most [`SHORT_TURN`] moves (so a
+/// process that asks about one position starts no thread), otherwise on a
+/// thread with [`THREAD_STACK`]; `None` if the system refused the thread.
+/// (For callers on a thread with the default stack, as the main thread.)
+pub fn on_finder_stack<R: Send>(pos: &Position, work: impl FnOnce() -> R + Send) -> Option<R> {
+    if pos.moves_left() <= SHORT_TURN {
+        return Some(work());
+    }
+    let mut out = None;
+    std::thread::scope(|scope| {
+        spawn_finder(scope, || out = Some(work()));
+    });
+    out
+}
+
 /// Runs `work` on a new thread of `scope` with [`THREAD_STACK`]; false if
 /// the system refused the thread.
 fn spawn_finder<'scope>(
