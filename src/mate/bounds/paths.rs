@@ -75,6 +75,17 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
     unbeaten(out)
 }
 
+/// The ends of our `role` on `from` within `cap` moves as covers alone
+/// (taking nothing) that no other beats, cheapest first: as [`ends_of`]
+/// with the visits dropped, in any scene (the squares a way reaches do not
+/// depend on the pieces it takes, so the [`square_layers`] give them).
+pub(super) fn cover_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<End> {
+    let mut out: Vec<End> = Vec::new();
+    ways_uncaptured(scene, role, from, cap, |way| out.push(way.end(0)));
+    out.sort_unstable_by_key(End::order);
+    unbeaten_covers(out)
+}
+
 /// [`ends_of`] from the piece's [`placed_ends`] in a scene of all targets
 /// `full` (the ways searched once for both).
 pub(super) fn ends_of_placed(placed: &[Placed], full: u16) -> Vec<End> {
@@ -139,7 +150,7 @@ fn unbeaten(mut out: Vec<End>) -> Vec<End> {
 /// The ends of `sorted` (in [`End::order`], taking nothing) that no other
 /// beats: nothing to take (the transparent scene, the covers alone), so
 /// the kept ends are few, and each end is compared with them.
-pub(super) fn unbeaten_covers(sorted: Vec<End>) -> Vec<End> {
+fn unbeaten_covers(sorted: Vec<End>) -> Vec<End> {
     debug_assert!(sorted.iter().all(|e| e.visits == 0));
     let mut kept: Vec<End> = Vec::new();
     for e in sorted {
@@ -322,13 +333,13 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
     }
 }
 
-/// [`ways`] in a scene that captures nothing (the transparent scene of
-/// the node pictures, which reads the ways of every piece from every
-/// square it reaches): the only visits is the empty one, so the ways are
-/// the [`square_layers`]. Within a layer the ends come in square order,
-/// not in the order first reached.
+/// [`ways`] with the visits left out (all of them the empty one): in a
+/// scene that captures nothing (the transparent scene of the node
+/// pictures, which reads the ways of every piece from every square it
+/// reaches) the ways themselves, in any scene their covers
+/// ([`cover_ends`]): the [`square_layers`]. Within a layer the ends come in
+/// square order, not in the order first reached.
 fn ways_uncaptured(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Ways)) {
-    debug_assert_eq!(scene.captured, 0);
     square_layers(scene, role, from, cap, |cost, form, squares, last| {
         let r = form_role(role, form);
         for sq in squares {
@@ -680,10 +691,20 @@ mod tests {
                         let (ends, reach) = walked(&scene, piece.role, from, cap);
                         assert_eq!(layered, ends);
                         assert_eq!(reach_of(&scene, piece.role, from, cap), reach);
-                        let all = placed_ends(&scene, piece.role, from, cap)
+                        let all: Vec<End> = placed_ends(&scene, piece.role, from, cap)
                             .into_iter()
                             .map(|p| p.end)
                             .collect();
+                        // (An end covering nothing adds nothing to the covers.)
+                        let covers = all
+                            .iter()
+                            .filter(|e| e.mask != 0)
+                            .map(|&e| End { visits: 0, ..e })
+                            .collect();
+                        assert_eq!(
+                            cover_ends(&scene, piece.role, from, cap),
+                            unbeaten_pairwise(covers)
+                        );
                         let ends = ends_of(&scene, piece.role, from, cap);
                         assert_eq!(ends, unbeaten_pairwise(all));
                         let placed = square_ends(&scene, piece.role, from, cap);

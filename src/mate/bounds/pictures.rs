@@ -43,7 +43,7 @@
 //! nothing and the search decides.
 
 use super::order::Order;
-use super::paths::{End, FAR, Placed, ends_of, ends_of_placed, square_ends, unbeaten_covers};
+use super::paths::{End, FAR, Placed, cover_ends, ends_of, ends_of_placed, square_ends};
 use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
@@ -151,6 +151,11 @@ impl Drawing {
         let moves = pos.moves_left();
         while let Some(&c) = self.sets.get(self.next) {
             let scene = Scene::new(pos, &self.counted, c);
+            let known = std::mem::take(&mut self.next_fits);
+            if !known && !covers_fit(pos, &scene, moves) {
+                self.next += 1;
+                continue;
+            }
             // Each piece's ways, searched once for the cover search and
             // the squares.
             let cap = moves.min(200) as u8;
@@ -163,12 +168,13 @@ impl Drawing {
                     Some(PieceWays { role, from, placed })
                 })
                 .collect();
-            let fits = std::mem::take(&mut self.next_fits) || {
+            // (Taking nothing, the covers are the whole picture.)
+            let fits = known || scene.captured == 0 || {
                 let ways = pieces
                     .iter()
                     .map(|p| ends_of_placed(&p.placed, scene.full()))
                     .collect();
-                ways_fit(&scene, ways, moves)
+                takes_fit(&scene, ways, moves)
             };
             if !fits {
                 self.next += 1;
@@ -461,26 +467,43 @@ impl Scene {
 /// taking every captured piece, at most one of them the last mover's, at
 /// most `moves` in all?
 fn picture_fits(pos: &Position, scene: &Scene, moves: u32) -> bool {
-    let cap = moves.min(200) as u8;
-    let ways = pos
-        .color_bb(scene.us)
-        .into_iter()
-        .filter_map(|from| Some(ends_of(scene, pos.piece_at(from)?.role, from, cap)))
-        .collect();
-    ways_fit(scene, ways, moves)
+    // (Taking nothing, the covers are the whole picture.)
+    covers_fit(pos, scene, moves)
+        && (scene.captured == 0 || {
+            let cap = moves.min(200) as u8;
+            let ways = pos
+                .color_bb(scene.us)
+                .into_iter()
+                .filter_map(|from| Some(ends_of(scene, pos.piece_at(from)?.role, from, cap)))
+                .collect();
+            takes_fit(scene, ways, moves)
+        })
 }
 
-/// [`picture_fits`] with each piece's ends.
-fn ways_fit(scene: &Scene, mut ways: Vec<Vec<End>>, moves: u32) -> bool {
+/// [`picture_fits`] with the covers alone (taking nothing): a bound on the
+/// whole, and cheap, since the ways' squares do not depend on what they
+/// take ([`cover_ends`]). In a scene it is the scene with the captured
+/// pieces transparent.
+fn covers_fit(pos: &Position, scene: &Scene, moves: u32) -> bool {
+    let cap = moves.min(200) as u8;
+    let mut covers: Vec<Vec<End>> = pos
+        .color_bb(scene.us)
+        .into_iter()
+        .filter_map(|from| Some(cover_ends(scene, pos.piece_at(from)?.role, from, cap)))
+        .collect();
+    // (The order of the ways does not change the answer; the states stay
+    // fewer while the ways with the fewest ends go first.)
+    covers.sort_by_key(|w| w.len());
+    fits_within(&covers, scene.targets.full(), 0, cap)
+}
+
+/// [`picture_fits`] with each piece's ends, the covers alone known to fit.
+fn takes_fit(scene: &Scene, mut ways: Vec<Vec<End>>, moves: u32) -> bool {
     let full = scene.targets.full();
     let all = ((1u32 << scene.captured) - 1) as u16;
     let cap = moves.min(200) as u8;
-    // (The order of the ways does not change the answer; the states stay
-    // fewer while the ways with the fewest ends go first.)
     ways.sort_by_key(|w| w.len());
-    // The covers alone first (cheap, and a bound on the whole).
-    let covers: Vec<Vec<End>> = ways.iter().map(|w| covers_only(w)).collect();
-    fits_within(&covers, full, 0, cap) && fits_within(&ways, full, all, cap)
+    fits_within(&ways, full, all, cap)
 }
 
 /// One of our pieces in a scene: its role, its square and the ends of its
@@ -491,19 +514,11 @@ pub(super) struct PieceWays {
     pub(super) placed: Vec<Placed>,
 }
 
-/// The ends of one way as covers only (taking nothing), the beaten ones
-/// dropped: the cheapest per mask, none covering less at least as dear.
-fn covers_only(ends: &[End]) -> Vec<End> {
-    let mut out: Vec<End> = ends.iter().map(|&e| End { visits: 0, ..e }).collect();
-    out.sort_unstable_by_key(End::order);
-    unbeaten_covers(out)
-}
-
 /// Is there one end per way (or none: the piece adds nothing) covering
 /// `full` and taking the captured pieces of `all` (0: the takes not
 /// asked), at most one the last mover's, costing at most `cap` in all?
 /// Each way's ends come cheapest first (as [`ends_of`] and
-/// [`covers_only`] give them). `full + 1` and `all + 1` are powers of two.
+/// [`cover_ends`] give them). `full + 1` and `all + 1` are powers of two.
 pub(super) fn fits_within<W: AsRef<[End]>>(ways: &[W], full: u16, all: u16, cap: u8) -> bool {
     debug_assert!(ways.iter().all(|w| w.as_ref().is_sorted_by_key(|e| e.cost)));
     let (mask_bits, take_bits) = ((full + 1).trailing_zeros(), (all + 1).trailing_zeros());
