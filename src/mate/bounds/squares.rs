@@ -168,7 +168,11 @@ fn placed_steps(
     let options: Vec<Options> = pieces.iter().map(|p| Options::of(p)).collect();
     let mut takes = vec![0u16; pieces.len() + 1];
     for i in (0..pieces.len()).rev() {
-        rest[i] = suffix(&options[i], &rest[i + 1], full);
+        // (The search asks the bound of the pieces after the one it
+        // places, so never `rest[0]`.)
+        if i > 0 {
+            rest[i] = suffix(&options[i], &rest[i + 1], full);
+        }
         takes[i] = takes[i + 1] | pieces[i].iter().fold(0, |v, c| v | c.visits);
     }
     let mut dfs = Dfs {
