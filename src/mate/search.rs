@@ -154,8 +154,10 @@ pub(crate) struct Searcher<'a> {
     /// a node would otherwise clear and copy.)
     moves: Vec<Option<Box<MoveList>>>,
     checks: Option<Box<MoveList>>,
-    /// Per ply: the children of the node being searched there.
+    /// Per ply: the children of the node being searched there, and the
+    /// order they are searched in (indices into them).
     children: Vec<Vec<Child>>,
+    order: Vec<Vec<u32>>,
     /// Piece options for the move budget bound.
     bound_cache: bounds::BoundCache,
     /// Per ply: the children's bounds, prepared once per node.
@@ -280,6 +282,7 @@ impl<'a> Searcher<'a> {
             moves: Vec::new(),
             checks: None,
             children: Vec::new(),
+            order: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
             child_bounds: Vec::new(),
             parent_two: None,
@@ -346,6 +349,7 @@ impl<'a> Searcher<'a> {
         let ply = self.line.len();
         if self.children.len() <= ply {
             self.children.resize_with(ply + 1, Vec::new);
+            self.order.resize_with(ply + 1, Vec::new);
             self.moves.resize_with(ply + 1, || None);
         }
         let mut moves = self.moves[ply].take().unwrap_or_default();
@@ -499,17 +503,26 @@ impl<'a> Searcher<'a> {
             };
             children.push((need, closeness(pos, mv), mv, child, next_few));
         }
+        // The order of the children, as indices: a child holds a position,
+        // and sorting them moved hundreds of bytes per step.
+        let mut order = std::mem::take(&mut self.order[ply]);
+        order.clear();
         if outcome.is_none() {
+            order.extend(0..children.len() as u32);
             if left > 2 {
-                children.sort_by_key(|c| (c.0, c.1));
+                order.sort_by_key(|&i| {
+                    let c = &children[i as usize];
+                    (c.0, c.1)
+                });
             }
-            if self.salt != 0 && !children.is_empty() {
-                let k = self.salt % children.len();
-                children.rotate_left(k);
+            if self.salt != 0 && !order.is_empty() {
+                let k = self.salt % order.len();
+                order.rotate_left(k);
             }
             // (The children's last moves use this node's filter.)
             self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
-            for (_, _, mv, child, next_few) in &children {
+            for &i in &order {
+                let (_, _, mv, child, next_few) = &children[i as usize];
                 let played = if sleeping {
                     Sleeper::of(pos, *mv)
                 } else {
@@ -542,6 +555,7 @@ impl<'a> Searcher<'a> {
         }
         self.moves[ply] = Some(moves);
         self.children[ply] = children;
+        self.order[ply] = order;
         self.decided[ply] = decided;
         if let Some(o) = outcome {
             return o;
