@@ -282,6 +282,9 @@ fn suffix(options: &Options, after: &[[u8; 512]; 2], full: u16) -> [[u8; 512]; 2
         for (allowed, row) in out.iter_mut().enumerate() {
             let mut best = FAR;
             for &(mask, last, cost) in &kinds {
+                if cost >= best {
+                    break; // (cheapest first: so is every kind after it)
+                }
                 if last && allowed == 0 {
                     continue;
                 }
