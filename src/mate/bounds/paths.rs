@@ -382,16 +382,19 @@ fn square_layers(
         d += 1;
         let mut reached = [[Bitboard::EMPTY; 2]; FORMS];
         for (form, squares) in frontier.iter().enumerate() {
+            let r = form_role(role, form);
             for sq in *squares {
-                steps(
-                    scene,
-                    form_role(role, form),
-                    form,
-                    sq,
-                    |form2, t, checking, _| {
+                if r == Role::Pawn {
+                    steps(scene, r, form, sq, |form2, t, checking, _| {
                         reached[form2][usize::from(checking)].set(t);
-                    },
-                );
+                    });
+                } else {
+                    // (A square at a time for the pawn alone: a piece's
+                    // steps are one set.)
+                    let (to, checking) = piece_steps(scene, r, sq);
+                    reached[form][0] |= to & !checking;
+                    reached[form][1] |= checking;
+                }
             }
         }
         for form in 0..FORMS {
@@ -491,16 +494,6 @@ fn steps(
 ) {
     let banned = scene.blockers | scene.king.bb();
     match role {
-        Role::King => {
-            for t in attacks::king(sq) & !scene.king_banned {
-                out(form, t, false, true);
-            }
-        }
-        Role::Knight => {
-            for t in attacks::knight(sq) & !banned {
-                out(form, t, scene.knight_checks.contains(t), true);
-            }
-        }
         Role::Pawn => {
             let us = scene.us;
             if sq.relative_rank(us) == 7 {
@@ -527,13 +520,32 @@ fn steps(
                 }
             }
         }
-        slider => {
-            // Nothing passes the enemy king either (at the end our lines
-            // go through it: the king cannot step back along them).
-            for t in attacks::piece(slider, sq, banned) & !banned {
-                out(form, t, false, true);
+        piece => {
+            let (to, checking) = piece_steps(scene, piece, sq);
+            for t in to {
+                out(form, t, checking.contains(t), true);
             }
         }
+    }
+}
+
+/// The squares one move of our `role` (not a pawn: its form never
+/// changes, and every move may capture) takes from `sq`, and those of them
+/// on a checking square.
+fn piece_steps(scene: &Scene, role: Role, sq: Square) -> (Bitboard, Bitboard) {
+    let banned = scene.blockers | scene.king.bb();
+    match role {
+        Role::King => (attacks::king(sq) & !scene.king_banned, Bitboard::EMPTY),
+        Role::Knight => {
+            let to = attacks::knight(sq) & !banned;
+            (to, to & scene.knight_checks)
+        }
+        // Nothing passes the enemy king either (at the end our lines go
+        // through it: the king cannot step back along them).
+        slider => (
+            attacks::piece(slider, sq, banned) & !banned,
+            Bitboard::EMPTY,
+        ),
     }
 }
 
