@@ -4,10 +4,11 @@
 //! (`crescendo mate --fen ...` per position), so its start-up counts. A
 //! position-independent executable has every pointer in its read-only data
 //! (about 6,800 of them) relocated by the dynamic loader at each start,
-//! each relocated page a fresh copy: 40 page faults of 160 in an easy
-//! `crescendo mate`, 0.2 ms of its 1.9 ms (bench/mate.md). The code is
-//! the same; only the address is fixed. Only the binaries get the flag
-//! (proc-macro crates are shared objects and stay position-independent).
+//! each relocated page a fresh copy: 38 of the 195 page faults of an
+//! easy `crescendo mate`, about 0.2 ms of its 1.9 ms (bench/mate.md).
+//! The code is the same; only the address is fixed. Only the binaries get
+//! the flag (proc-macro crates are shared objects and stay
+//! position-independent).
 
 fn main() {
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
