@@ -68,7 +68,7 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
     // (The ends found in one layer are alike but for the square, so their
     // order within it does not matter here.)
     if scene.captured == 0 {
-        ways_uncaptured(scene, role, from, cap, found);
+        ways_without_visits(scene, role, from, cap, found);
     } else {
         ways(scene, role, from, cap, found);
     }
@@ -81,7 +81,7 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
 /// depend on the pieces it takes, so the [`square_layers`] give them).
 pub(super) fn cover_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<End> {
     let mut out: Vec<End> = Vec::new();
-    ways_uncaptured(scene, role, from, cap, |way| out.push(way.end(0)));
+    ways_without_visits(scene, role, from, cap, |way| out.push(way.end(0)));
     out.sort_unstable_by_key(End::order);
     unbeaten_covers(out)
 }
@@ -339,7 +339,13 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
 /// reaches) the ways themselves, in any scene their covers
 /// ([`cover_ends`]): the [`square_layers`]. Within a layer the ends come in
 /// square order, not in the order first reached.
-fn ways_uncaptured(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Ways)) {
+fn ways_without_visits(
+    scene: &Scene,
+    role: Role,
+    from: Square,
+    cap: u8,
+    mut out: impl FnMut(Ways),
+) {
     square_layers(scene, role, from, cap, |cost, form, squares, last| {
         let r = form_role(role, form);
         for sq in squares {
@@ -492,10 +498,10 @@ fn steps(
     sq: Square,
     mut out: impl FnMut(usize, Square, bool, bool),
 ) {
-    let banned = scene.blockers | scene.king.bb();
     match role {
         Role::Pawn => {
             let us = scene.us;
+            let banned = walls(scene);
             if sq.relative_rank(us) == 7 {
                 return;
             }
@@ -533,20 +539,25 @@ fn steps(
 /// changes, and every move may capture) takes from `sq`, and those of them
 /// on a checking square.
 fn piece_steps(scene: &Scene, role: Role, sq: Square) -> (Bitboard, Bitboard) {
-    let banned = scene.blockers | scene.king.bb();
+    let banned = walls(scene);
     match role {
         Role::King => (attacks::king(sq) & !scene.king_banned, Bitboard::EMPTY),
         Role::Knight => {
             let to = attacks::knight(sq) & !banned;
             (to, to & scene.knight_checks)
         }
-        // Nothing passes the enemy king either (at the end our lines go
-        // through it: the king cannot step back along them).
         slider => (
             attacks::piece(slider, sq, banned) & !banned,
             Bitboard::EMPTY,
         ),
     }
+}
+
+/// The squares no way of ours enters or passes: the kept enemy pieces,
+/// and the enemy king (at the end our lines go through it: the king
+/// cannot step back along them).
+fn walls(scene: &Scene) -> Bitboard {
+    scene.blockers | scene.king.bb()
 }
 
 #[cfg(test)]

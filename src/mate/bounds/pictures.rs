@@ -174,8 +174,8 @@ impl Drawing {
                 self.next += 1;
                 continue;
             }
-            // Each piece's ways, searched once for the cover search and
-            // the squares.
+            // Each piece's ways with what they take, searched once for
+            // the takes and the squares.
             let cap = moves.min(200) as u8;
             let pieces: Vec<PieceWays> = pos
                 .color_bb(scene.us)
@@ -186,9 +186,9 @@ impl Drawing {
                     Some(PieceWays { role, from, placed })
                 })
                 .collect();
-            // (Taking nothing, the covers are the whole picture.)
             let rare =
                 self.takes_tried >= TAKES_TRIAL && self.takes_cut * TAKES_RARE < self.takes_tried;
+            // (Taking nothing, the covers are the whole picture.)
             let fits = known || scene.captured == 0 || rare || {
                 let ways = pieces
                     .iter()
