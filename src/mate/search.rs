@@ -357,8 +357,12 @@ impl<'a> Searcher<'a> {
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
         // (No sleepers while every mating line is wanted: the other orders
-        // are other lines.)
-        let sleeping = self.all.is_none() && self.sleepers;
+        // are other lines. Nor below a node with two moves left: its
+        // children make the last move, which gives check, and a move never
+        // gives check where it sleeps. It gave none where it was decided,
+        // and a move independent of it gives it none: see the module text
+        // of `sleep` and its test `independent_moves_commute_and_give_no_new_check`.)
+        let sleeping = self.all.is_none() && self.sleepers && left > 2;
         if self.sleep.len() <= ply + 1 {
             self.sleep.resize_with(ply + 2, SleepSet::default);
         }
@@ -716,12 +720,11 @@ impl<'a> Searcher<'a> {
         filter: Option<&bounds::LastOne>,
     ) -> Outcome {
         let mut found = false;
-        let ply = self.line.len();
+        // (No move sleeps here: it would not give check.)
         for &mv in checks.iter() {
             if self
                 .few
                 .is_some_and(|f| f.after(mv, self.movers.as_deref()).is_none())
-                || self.sleep.get(ply).is_some_and(|s| s.contains(mv))
             {
                 continue;
             }
