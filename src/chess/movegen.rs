@@ -91,10 +91,16 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 /// Fills `list` with every legal next move.
 pub fn generate_legal(pos: &Position, list: &mut MoveList) {
     list.clear();
-    generate_king_safe(pos, list);
-    if !pos.check_allowed() {
+    if pos.check_allowed() {
+        generate_king_safe(pos, list);
+    } else {
         let checks = CheckInfo::new(pos);
-        list.retain(|mv| !checks.gives_check(pos, mv));
+        let mut sink = QuietSink {
+            pos,
+            checks: &checks,
+            list,
+        };
+        generate_king_safe(pos, &mut sink);
     }
 }
 
@@ -246,6 +252,36 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     }
     if checkers.is_empty() {
         castling_moves(pos, &mut sink);
+    }
+}
+
+/// Keeps the pushed moves that give no check (a piece's ordinary moves
+/// by its sets of squares).
+struct QuietSink<'a> {
+    pos: &'a Position,
+    checks: &'a CheckInfo,
+    list: &'a mut MoveList,
+}
+
+impl MoveSink for QuietSink<'_> {
+    #[inline]
+    fn push(&mut self, mv: Move) {
+        if !self.checks.gives_check(self.pos, mv) {
+            self.list.push(mv);
+        }
+    }
+
+    #[inline]
+    fn push_set(&mut self, from: Square, dests: Bitboard) {
+        let role = self.pos.piece_at(from).map_or(Role::King, |p| p.role);
+        let c = self.checks;
+        let mut quiet = dests & !c.check_squares[role.index()];
+        if c.discoverers.contains(from) {
+            quiet &= attacks::line(from, c.enemy_king);
+        }
+        for to in quiet {
+            self.list.push(Move::new(from, to, MoveKind::Normal));
+        }
     }
 }
 
