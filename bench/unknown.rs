@@ -16,9 +16,17 @@
 //!
 //! The first two turns of each game are the random opening, not the
 //! engine's, and are skipped.
+//!
+//! A second table follows the net further: a turn its first check leaves
+//! undecided is checked again with `ESCALATION` times the nodes, up to
+//! `MAX_ESCALATION` times the first check (what `safety.rs` does without a
+//! deadline; with one, while time remains), each check with a fresh table.
+//! It gives the positions still unknown after each step and the CPU time
+//! of the whole ladder.
 
 use crescendo::chess::{Rules, fen, pgn, status};
 use crescendo::mate::{Budget, MateTable, Verdict, find_mate};
+use crescendo::search::safety::{ESCALATION, MAX_ESCALATION};
 use std::collections::HashSet;
 use std::time::Instant;
 
@@ -37,6 +45,15 @@ struct Asked {
     fen: String,
     verdict: Verdict,
     nodes: u64,
+    /// With the net's escalation: the budget of each check made while the
+    /// answer stayed unknown (the first check's is `nodes`'s limit), the
+    /// last answer, and the nodes of all the checks.
+    ladder: Vec<u64>,
+    last: Verdict,
+    ladder_nodes: u64,
+    /// CPU seconds of the first check, and of all the checks.
+    secs: f64,
+    ladder_secs: f64,
 }
 
 /// The distinct positions after each of the engine's complete turns whose
@@ -60,12 +77,29 @@ fn ask_all(path: &str, rules: Rules, nodes: u64) -> Vec<Asked> {
             if after.moves_made() != 0 || over.is_over() || !seen.insert(fen::to_fen(&after)) {
                 continue;
             }
+            let started = Instant::now();
             let table = MateTable::new(16);
             let answer = find_mate(&after, &Budget::nodes(nodes), &table);
+            let secs = started.elapsed().as_secs_f64();
+            let (mut ladder, mut last, mut ladder_nodes) =
+                (vec![nodes], answer.verdict.clone(), answer.nodes);
+            let mut budget = nodes;
+            while last == Verdict::Unknown && budget * ESCALATION <= nodes * MAX_ESCALATION {
+                budget *= ESCALATION;
+                let again = find_mate(&after, &Budget::nodes(budget), &MateTable::new(16));
+                ladder.push(budget);
+                last = again.verdict;
+                ladder_nodes += again.nodes;
+            }
             out.push(Asked {
                 fen: fen::to_fen(&after),
                 verdict: answer.verdict,
                 nodes: answer.nodes,
+                ladder,
+                last,
+                ladder_nodes,
+                secs,
+                ladder_secs: started.elapsed().as_secs_f64(),
             });
         }
     }
@@ -78,19 +112,62 @@ fn share(part: usize, all: usize) -> String {
 
 fn main() {
     let nodes = env("UNKNOWN_BENCH_NODES", crescendo::search::SAFETY_NODES);
+    let mut asked = Vec::new();
+    for set in ["nodes", "movetime"] {
+        for rules in [Rules::Italian, Rules::Scottish] {
+            let path = format!("bench/data/selfplay-{set}-{rules}.pgn");
+            asked.push((set, rules, ask_all(&path, rules, nodes)));
+        }
+    }
     println!("budget: {nodes} mate-finder nodes per position, one thread, fresh table");
     println!();
     println!(
         "| games | rules | positions | mate | none | unknown | median nodes | total nodes | seconds |"
     );
     println!("|---|---|---|---|---|---|---|---|---|");
-    let mut unknown = Vec::new();
-    for set in ["nodes", "movetime"] {
-        for rules in [Rules::Italian, Rules::Scottish] {
-            let path = format!("bench/data/selfplay-{set}-{rules}.pgn");
-            unknown.extend(report(set, rules, &path, nodes));
-        }
+    for (set, rules, asked) in &asked {
+        first_row(set, *rules, asked);
     }
+    let mut steps = vec![nodes];
+    while steps[steps.len() - 1] * ESCALATION <= nodes * MAX_ESCALATION {
+        steps.push(steps[steps.len() - 1] * ESCALATION);
+    }
+    println!();
+    println!("the net's escalation: an unknown checked again with {steps:?} nodes");
+    println!();
+    let heads: Vec<String> = steps.iter().map(|n| format!("unknown after {n}")).collect();
+    println!(
+        "| games | rules | positions | {} | mate | none | total nodes | seconds |",
+        heads.join(" | ")
+    );
+    println!(
+        "|---|---|---|{}---|---|---|---|",
+        "---|".repeat(steps.len())
+    );
+    for (set, rules, asked) in &asked {
+        ladder_row(set, *rules, asked, &steps);
+    }
+    let unknown: Vec<String> = asked
+        .iter()
+        .flat_map(|(set, rules, asked)| {
+            asked
+                .iter()
+                .filter(|a| a.verdict == Verdict::Unknown)
+                .map(move |a| {
+                    let last = match &a.last {
+                        Verdict::Mate(_) => "mate".to_string(),
+                        Verdict::NoMate => "none".to_string(),
+                        Verdict::Unknown => "unknown".to_string(),
+                    };
+                    format!(
+                        "{set} {rules} {} ({} nodes; {last} at {} nodes)",
+                        a.fen,
+                        a.nodes,
+                        a.ladder[a.ladder.len() - 1]
+                    )
+                })
+        })
+        .collect();
     println!();
     println!("unknown at {nodes} nodes: {}", unknown.len());
     for line in unknown {
@@ -98,11 +175,8 @@ fn main() {
     }
 }
 
-/// Prints one row of the table; returns the positions left unknown.
-fn report(set: &str, rules: Rules, path: &str, nodes: u64) -> Vec<String> {
-    let started = Instant::now();
-    let asked = ask_all(path, rules, nodes);
-    let secs = started.elapsed().as_secs_f64();
+/// Prints one row of the first check's table.
+fn first_row(set: &str, rules: Rules, asked: &[Asked]) {
     let count = |f: fn(&Verdict) -> bool| asked.iter().filter(|a| f(&a.verdict)).count();
     let mates = count(|v| matches!(v, Verdict::Mate(_)));
     let none = count(|v| *v == Verdict::NoMate);
@@ -111,6 +185,7 @@ fn report(set: &str, rules: Rules, path: &str, nodes: u64) -> Vec<String> {
     spent.sort_unstable();
     let median = spent.get(spent.len() / 2).copied().unwrap_or(0);
     let total: u64 = spent.iter().sum();
+    let secs: f64 = asked.iter().map(|a| a.secs).sum();
     println!(
         "| {set} | {rules} | {} | {} | {} | {} | {median} | {total} | {secs:.1} |",
         asked.len(),
@@ -118,9 +193,34 @@ fn report(set: &str, rules: Rules, path: &str, nodes: u64) -> Vec<String> {
         share(none, asked.len()),
         share(unknowns, asked.len()),
     );
-    asked
-        .into_iter()
-        .filter(|a| a.verdict == Verdict::Unknown)
-        .map(|a| format!("{set} {rules} {} ({} nodes)", a.fen, a.nodes))
-        .collect()
+}
+
+/// Prints one row of the escalation's table: the positions still unknown
+/// after each step, the last answers, and what the whole ladder cost.
+fn ladder_row(set: &str, rules: Rules, asked: &[Asked], steps: &[u64]) {
+    let open: Vec<String> = (0..steps.len())
+        .map(|i| {
+            // Unknown after step i: asked at step i and still unknown, or
+            // asked past it.
+            let n = asked
+                .iter()
+                .filter(|a| {
+                    a.ladder.len() > i + 1 || a.ladder.len() == i + 1 && a.last == Verdict::Unknown
+                })
+                .count();
+            share(n, asked.len())
+        })
+        .collect();
+    let mates = asked
+        .iter()
+        .filter(|a| matches!(a.last, Verdict::Mate(_)))
+        .count();
+    let none = asked.iter().filter(|a| a.last == Verdict::NoMate).count();
+    let total: u64 = asked.iter().map(|a| a.ladder_nodes).sum();
+    let secs: f64 = asked.iter().map(|a| a.ladder_secs).sum();
+    println!(
+        "| {set} | {rules} | {} | {} | {mates} | {none} | {total} | {secs:.1} |",
+        asked.len(),
+        open.join(" | ")
+    );
 }

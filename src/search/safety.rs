@@ -40,9 +40,9 @@ const BEAM_WIDTH: usize = 12;
 /// budget of one first check.
 const TOTAL_CHECKS: u64 = 16;
 /// An undecided turn's next check has this many times the nodes.
-const ESCALATION: u64 = 4;
+pub const ESCALATION: u64 = 4;
 /// Without a deadline a check grows to at most this many times the first.
-const MAX_ESCALATION: u64 = 16;
+pub const MAX_ESCALATION: u64 = 16;
 /// Undecided alternatives kept for more budget.
 const MAX_ESCALATED: usize = 4;
 /// Turns searched (not refuted by a known mate) before the shelter-ordered
