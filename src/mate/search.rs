@@ -126,6 +126,24 @@ pub(crate) enum Outcome {
     Aborted,
 }
 
+/// What a move needs before it is played: is it allowed in the pass (if
+/// any), the pass restriction after it, and its child's key if known
+/// without playing it ([`Position::key_after`]).
+#[derive(Clone, Copy)]
+struct Ahead {
+    allowed: bool,
+    next_few: Option<Few>,
+    key: Option<u64>,
+}
+
+impl Ahead {
+    const EXCLUDED: Ahead = Ahead {
+        allowed: false,
+        next_few: None,
+        key: None,
+    };
+}
+
 /// A child kept for searching: its lower bound, closeness to the enemy king,
 /// the move, the position and the pass restriction after it.
 type Child = (u32, i32, Move, Position, Option<Few>);
@@ -158,6 +176,9 @@ pub(crate) struct Searcher<'a> {
     /// order they are searched in (indices into them).
     children: Vec<Vec<Child>>,
     order: Vec<Vec<u32>>,
+    /// Per ply: what the moves of the node searched there need before
+    /// they are played (for turns with three moves left or more).
+    ahead: Vec<Vec<Ahead>>,
     /// Piece options for the move budget bound.
     bound_cache: bounds::BoundCache,
     /// Per ply: the children's bounds, prepared once per node.
@@ -283,6 +304,7 @@ impl<'a> Searcher<'a> {
             checks: None,
             children: Vec::new(),
             order: Vec::new(),
+            ahead: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
             child_bounds: Vec::new(),
             parent_two: None,
@@ -350,6 +372,7 @@ impl<'a> Searcher<'a> {
         if self.children.len() <= ply {
             self.children.resize_with(ply + 1, Vec::new);
             self.order.resize_with(ply + 1, Vec::new);
+            self.ahead.resize_with(ply + 1, Vec::new);
             self.moves.resize_with(ply + 1, || None);
         }
         let mut moves = self.moves[ply].take().unwrap_or_default();
@@ -388,6 +411,10 @@ impl<'a> Searcher<'a> {
         let scottish_checks =
             (left == 2 && pos.rules().check_ends_turn()).then(|| CheckInfo::new(pos));
         let few = self.few;
+        // What each move of a longer turn needs before it is played, worked
+        // out once: the pass restriction after it and its child's key.
+        let mut ahead = std::mem::take(&mut self.ahead[ply]);
+        ahead.clear();
         if left > 2 {
             // Most children are pruned by the memo or the table, and both
             // probes usually miss the cache: every child's are fetched at
@@ -395,33 +422,50 @@ impl<'a> Searcher<'a> {
             // In a pass the memo and the table are probed under the
             // pass's key of the child too.
             for &mv in moves.iter() {
-                let Some(key) = pos.key_after(mv) else {
+                let next_few = match few {
+                    None => None,
+                    Some(f) => match f.after(mv, self.movers.as_deref()) {
+                        Some(next) => Some(next),
+                        None => {
+                            ahead.push(Ahead::EXCLUDED);
+                            continue;
+                        }
+                    },
+                };
+                let key = pos.key_after(mv);
+                ahead.push(Ahead {
+                    allowed: true,
+                    next_few,
+                    key,
+                });
+                let Some(key) = key else {
                     continue;
                 };
                 self.shared.tt.prefetch(key);
-                let memo_key = match few {
+                let memo_key = match next_few {
                     None => key,
-                    Some(f) => match f.after(mv, self.movers.as_deref()) {
-                        Some(next) => {
-                            let few_key = next.key(key);
-                            self.shared.tt.prefetch(few_key);
-                            few_key
-                        }
-                        None => continue,
-                    },
+                    Some(next) => {
+                        let few_key = next.key(key);
+                        self.shared.tt.prefetch(few_key);
+                        few_key
+                    }
                 };
                 self.bound_memo.prefetch(memo_key);
             }
         }
-        for &mv in moves.iter() {
+        for (i, &mv) in moves.iter().enumerate() {
             if self.sleep[ply].contains(mv) {
                 continue;
             }
-            let next_few = match few {
-                None => None,
-                Some(f) => match f.after(mv, self.movers.as_deref()) {
-                    Some(n) => Some(n),
-                    None => continue,
+            let (next_few, key) = match ahead.get(i) {
+                Some(a) if !a.allowed => continue,
+                Some(a) => (a.next_few, a.key),
+                None => match few {
+                    None => (None, None),
+                    Some(f) => match f.after(mv, self.movers.as_deref()) {
+                        Some(n) => (Some(n), None),
+                        None => continue,
+                    },
                 },
             };
             // The filter needs only the move, so it runs before the move is
@@ -448,9 +492,7 @@ impl<'a> Searcher<'a> {
             // A child whose key is known without playing the move (the most
             // common) is looked up and bounded before it is played: most
             // children are pruned there.
-            if left > 2
-                && let Some(key) = pos.key_after(mv)
-            {
+            if let Some(key) = key {
                 self.unflushed += 1;
                 let mut played = None;
                 let Some(need) = self.child_need(pos, mv, key, None, &mut played, left, next_few)
@@ -560,6 +602,7 @@ impl<'a> Searcher<'a> {
         self.moves[ply] = Some(moves);
         self.children[ply] = children;
         self.order[ply] = order;
+        self.ahead[ply] = ahead;
         self.decided[ply] = decided;
         if let Some(o) = outcome {
             return o;
