@@ -145,8 +145,9 @@ impl Ahead {
 }
 
 /// A child kept for searching: its lower bound, closeness to the enemy king,
-/// the move, the position and the pass restriction after it.
-type Child = (u32, i32, Move, Position, Option<Few>);
+/// the move, the position (`None`: played when searched) and the pass
+/// restriction after it.
+type Child = (u32, i32, Move, Option<Position>, Option<Few>);
 
 /// One thread's search state.
 pub(crate) struct Searcher<'a> {
@@ -468,12 +469,14 @@ impl<'a> Searcher<'a> {
                     },
                 },
             };
+            // (Two moves left: a move ends the turn only as a Scottish check.)
+            let ends_turn = scottish_checks
+                .as_ref()
+                .is_some_and(|c| c.gives_check(pos, mv));
             // The filter needs only the move, so it runs before the move is
             // played (and most moves are cut here).
             if let Some(f) = &last_two
-                && !scottish_checks
-                    .as_ref()
-                    .is_some_and(|c| c.gives_check(pos, mv))
+                && !ends_turn
             {
                 let role = pos.role_after(mv);
                 if !f.may_mate_after_movable(
@@ -505,7 +508,16 @@ impl<'a> Searcher<'a> {
                     child.play(mv);
                     child
                 });
-                children.push((need, closeness(pos, mv), mv, child, next_few));
+                children.push((need, closeness(pos, mv), mv, Some(child), next_few));
+                continue;
+            }
+            // A child with one move left is searched exactly at once by
+            // `last_move`, which is cheaper than a table probe or the bound,
+            // and in the order of the moves: it is played only then (a
+            // position is some 280 bytes to keep).
+            if left == 2 && !ends_turn {
+                self.unflushed += 1;
+                children.push((1, 0, mv, None, next_few));
                 continue;
             }
             let mut child = pos.clone();
@@ -526,28 +538,23 @@ impl<'a> Searcher<'a> {
                 }
                 continue;
             }
-            // Children with one move left are searched exactly at once by
-            // `last_move`, which is cheaper than a table probe or the bound.
-            let need = if left == 2 {
-                1
-            } else {
-                match self.child_need(
-                    pos,
-                    mv,
-                    child.key(),
-                    Some(&child),
-                    &mut None,
-                    left,
-                    next_few,
-                ) {
-                    Some(need) => need,
-                    None => {
-                        decide(mv);
-                        continue;
-                    }
-                }
+            debug_assert!(
+                left > 2,
+                "two moves left: only a Scottish check is played here"
+            );
+            let Some(need) = self.child_need(
+                pos,
+                mv,
+                child.key(),
+                Some(&child),
+                &mut None,
+                left,
+                next_few,
+            ) else {
+                decide(mv);
+                continue;
             };
-            children.push((need, closeness(pos, mv), mv, child, next_few));
+            children.push((need, closeness(pos, mv), mv, Some(child), next_few));
         }
         // The order of the children, as indices: a child holds a position,
         // and sorting them moved hundreds of bytes per step.
@@ -568,7 +575,18 @@ impl<'a> Searcher<'a> {
             // (The children's last moves use this node's filter.)
             self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
             for &i in &order {
-                let (_, _, mv, child, next_few) = &children[i as usize];
+                let (_, _, mv, kept, next_few) = &children[i as usize];
+                let played;
+                let child = match kept {
+                    Some(child) => child,
+                    None => {
+                        let mut child = pos.clone();
+                        let effect = child.play(*mv);
+                        debug_assert!(!effect.turn_ended, "a last move's child ends no turn");
+                        played = child;
+                        &played
+                    }
+                };
                 let played = if sleeping {
                     Sleeper::of(pos, *mv)
                 } else {
