@@ -95,7 +95,7 @@ pub fn generate_legal(pos: &Position, list: &mut MoveList) {
         generate_king_safe(pos, list);
     } else {
         let checks = CheckInfo::new(pos);
-        let mut sink = QuietSink {
+        let mut sink = ByCheck::<false> {
             pos,
             checks: &checks,
             list,
@@ -228,7 +228,7 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let ksq = pos.king_square(us);
     let checkers = pos.checkers();
     let checks = CheckInfo::new(pos);
-    let mut sink = CheckSink {
+    let mut sink = ByCheck::<true> {
         pos,
         checks: &checks,
         list,
@@ -255,18 +255,19 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     }
 }
 
-/// Keeps the pushed moves that give no check (a piece's ordinary moves
-/// by its sets of squares).
-struct QuietSink<'a> {
+/// Keeps the pushed moves that give check (`CHECKS`) or those that give
+/// none, taking a piece's ordinary moves by square sets: its role's check
+/// squares, and off its line to the enemy king if it could uncover one.
+struct ByCheck<'a, const CHECKS: bool> {
     pos: &'a Position,
     checks: &'a CheckInfo,
     list: &'a mut MoveList,
 }
 
-impl MoveSink for QuietSink<'_> {
+impl<const CHECKS: bool> MoveSink for ByCheck<'_, CHECKS> {
     #[inline]
     fn push(&mut self, mv: Move) {
-        if !self.checks.gives_check(self.pos, mv) {
+        if self.checks.gives_check(self.pos, mv) == CHECKS {
             self.list.push(mv);
         }
     }
@@ -275,40 +276,12 @@ impl MoveSink for QuietSink<'_> {
     fn push_set(&mut self, from: Square, dests: Bitboard) {
         let role = self.pos.piece_at(from).map_or(Role::King, |p| p.role);
         let c = self.checks;
-        let mut quiet = dests & !c.check_squares[role.index()];
+        let mut checking = dests & c.check_squares[role.index()];
         if c.discoverers.contains(from) {
-            quiet &= attacks::line(from, c.enemy_king);
+            checking |= dests & !attacks::line(from, c.enemy_king);
         }
-        for to in quiet {
-            self.list.push(Move::new(from, to, MoveKind::Normal));
-        }
-    }
-}
-
-/// Keeps the pushed moves that give check.
-struct CheckSink<'a> {
-    pos: &'a Position,
-    checks: &'a CheckInfo,
-    list: &'a mut MoveList,
-}
-
-impl MoveSink for CheckSink<'_> {
-    #[inline]
-    fn push(&mut self, mv: Move) {
-        if self.checks.gives_check(self.pos, mv) {
-            self.list.push(mv);
-        }
-    }
-
-    #[inline]
-    fn push_set(&mut self, from: Square, dests: Bitboard) {
-        let role = self.pos.piece_at(from).map_or(Role::King, |p| p.role);
-        let c = self.checks;
-        let mut hits = dests & c.check_squares[role.index()];
-        if c.discoverers.contains(from) {
-            hits |= dests & !attacks::line(from, c.enemy_king);
-        }
-        for to in hits {
+        let kept = if CHECKS { checking } else { dests & !checking };
+        for to in kept {
             self.list.push(Move::new(from, to, MoveKind::Normal));
         }
     }
