@@ -45,10 +45,10 @@ struct Asked {
     fen: String,
     verdict: Verdict,
     nodes: u64,
-    /// With the net's escalation: the budget of each check made while the
-    /// answer stayed unknown (the first check's is `nodes`'s limit), the
+    /// With the net's escalation: the checks made (the first and those
+    /// while the answer stayed unknown, one per step of the ladder), the
     /// last answer, and the nodes of all the checks.
-    ladder: Vec<u64>,
+    checks: usize,
     last: Verdict,
     ladder_nodes: u64,
     /// CPU seconds of the first check, and of all the checks.
@@ -57,9 +57,10 @@ struct Asked {
 }
 
 /// The distinct positions after each of the engine's complete turns whose
-/// game goes on, each asked at `nodes`. (The two games of an opening, the
+/// game goes on, each asked with the budgets of `steps` in turn while the
+/// answer is unknown (the first is the first check's). (The two games of an opening, the
 /// colours swapped, are often the same game: each position counts once.)
-fn ask_all(path: &str, rules: Rules, nodes: u64) -> Vec<Asked> {
+fn ask_all(path: &str, rules: Rules, steps: &[u64]) -> Vec<Asked> {
     let text = std::fs::read_to_string(path).expect("run from the repository root");
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -79,15 +80,13 @@ fn ask_all(path: &str, rules: Rules, nodes: u64) -> Vec<Asked> {
             }
             let started = Instant::now();
             let table = MateTable::new(16);
-            let answer = find_mate(&after, &Budget::nodes(nodes), &table);
+            let answer = find_mate(&after, &Budget::nodes(steps[0]), &table);
             let secs = started.elapsed().as_secs_f64();
-            let (mut ladder, mut last, mut ladder_nodes) =
-                (vec![nodes], answer.verdict.clone(), answer.nodes);
-            let mut budget = nodes;
-            while last == Verdict::Unknown && budget * ESCALATION <= nodes * MAX_ESCALATION {
-                budget *= ESCALATION;
-                let again = find_mate(&after, &Budget::nodes(budget), &MateTable::new(16));
-                ladder.push(budget);
+            let (mut checks, mut last, mut ladder_nodes) =
+                (1, answer.verdict.clone(), answer.nodes);
+            while last == Verdict::Unknown && checks < steps.len() {
+                let again = find_mate(&after, &Budget::nodes(steps[checks]), &MateTable::new(16));
+                checks += 1;
                 last = again.verdict;
                 ladder_nodes += again.nodes;
             }
@@ -95,7 +94,7 @@ fn ask_all(path: &str, rules: Rules, nodes: u64) -> Vec<Asked> {
                 fen: fen::to_fen(&after),
                 verdict: answer.verdict,
                 nodes: answer.nodes,
-                ladder,
+                checks,
                 last,
                 ladder_nodes,
                 secs,
@@ -112,11 +111,17 @@ fn share(part: usize, all: usize) -> String {
 
 fn main() {
     let nodes = env("UNKNOWN_BENCH_NODES", crescendo::search::SAFETY_NODES);
+    // The net's ladder: the first check, then ESCALATION times more each
+    // time, up to MAX_ESCALATION times the first.
+    let mut steps = vec![nodes];
+    while steps[steps.len() - 1] * ESCALATION <= nodes * MAX_ESCALATION {
+        steps.push(steps[steps.len() - 1] * ESCALATION);
+    }
     let mut asked = Vec::new();
     for set in ["nodes", "movetime"] {
         for rules in [Rules::Italian, Rules::Scottish] {
             let path = format!("bench/data/selfplay-{set}-{rules}.pgn");
-            asked.push((set, rules, ask_all(&path, rules, nodes)));
+            asked.push((set, rules, ask_all(&path, rules, &steps)));
         }
     }
     println!("budget: {nodes} mate-finder nodes per position, one thread, fresh table");
@@ -127,10 +132,6 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|");
     for (set, rules, asked) in &asked {
         first_row(set, *rules, asked);
-    }
-    let mut steps = vec![nodes];
-    while steps[steps.len() - 1] * ESCALATION <= nodes * MAX_ESCALATION {
-        steps.push(steps[steps.len() - 1] * ESCALATION);
     }
     println!();
     println!("the net's escalation: an unknown checked again with {steps:?} nodes");
@@ -147,6 +148,7 @@ fn main() {
     for (set, rules, asked) in &asked {
         ladder_row(set, *rules, asked, &steps);
     }
+    let steps = &steps;
     let unknown: Vec<String> = asked
         .iter()
         .flat_map(|(set, rules, asked)| {
@@ -163,7 +165,7 @@ fn main() {
                         "{set} {rules} {} ({} nodes; {last} at {} nodes)",
                         a.fen,
                         a.nodes,
-                        a.ladder[a.ladder.len() - 1]
+                        steps[a.checks - 1]
                     )
                 })
         })
@@ -204,9 +206,7 @@ fn ladder_row(set: &str, rules: Rules, asked: &[Asked], steps: &[u64]) {
             // asked past it.
             let n = asked
                 .iter()
-                .filter(|a| {
-                    a.ladder.len() > i + 1 || a.ladder.len() == i + 1 && a.last == Verdict::Unknown
-                })
+                .filter(|a| a.checks > i + 1 || a.checks == i + 1 && a.last == Verdict::Unknown)
                 .count();
             share(n, asked.len())
         })

@@ -126,22 +126,13 @@ pub(crate) enum Outcome {
     Aborted,
 }
 
-/// What a move needs before it is played: is it allowed in the pass (if
-/// any), the pass restriction after it, and its child's key if known
-/// without playing it ([`Position::key_after`]).
+/// What a move the pass allows needs before it is played: the pass
+/// restriction after it, and its child's key if known without playing it
+/// ([`Position::key_after`]).
 #[derive(Clone, Copy)]
 struct Ahead {
-    allowed: bool,
     next_few: Option<Few>,
     key: Option<u64>,
-}
-
-impl Ahead {
-    const EXCLUDED: Ahead = Ahead {
-        allowed: false,
-        next_few: None,
-        key: None,
-    };
 }
 
 /// A child kept for searching: its lower bound, closeness to the enemy king,
@@ -178,8 +169,9 @@ pub(crate) struct Searcher<'a> {
     children: Vec<Vec<Child>>,
     order: Vec<Vec<u32>>,
     /// Per ply: what the moves of the node searched there need before
-    /// they are played (for turns with three moves left or more).
-    ahead: Vec<Vec<Ahead>>,
+    /// they are played (`None`: the pass excludes the move), for turns
+    /// with three moves left or more.
+    ahead: Vec<Vec<Option<Ahead>>>,
     /// Piece options for the move budget bound.
     bound_cache: bounds::BoundCache,
     /// Per ply: the children's bounds, prepared once per node.
@@ -428,17 +420,13 @@ impl<'a> Searcher<'a> {
                     Some(f) => match f.after(mv, self.movers.as_deref()) {
                         Some(next) => Some(next),
                         None => {
-                            ahead.push(Ahead::EXCLUDED);
+                            ahead.push(None);
                             continue;
                         }
                     },
                 };
                 let key = pos.key_after(mv);
-                ahead.push(Ahead {
-                    allowed: true,
-                    next_few,
-                    key,
-                });
+                ahead.push(Some(Ahead { next_few, key }));
                 let Some(key) = key else {
                     continue;
                 };
@@ -459,8 +447,8 @@ impl<'a> Searcher<'a> {
                 continue;
             }
             let (next_few, key) = match ahead.get(i) {
-                Some(a) if !a.allowed => continue,
-                Some(a) => (a.next_few, a.key),
+                Some(None) => continue,
+                Some(Some(a)) => (a.next_few, a.key),
                 None => match few {
                     None => (None, None),
                     Some(f) => match f.after(mv, self.movers.as_deref()) {
