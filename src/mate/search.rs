@@ -564,15 +564,15 @@ impl<'a> Searcher<'a> {
             self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
             for &i in &order {
                 let (_, _, mv, kept, next_few) = &children[i as usize];
-                let played;
+                let last_node;
                 let child = match kept {
                     Some(child) => child,
                     None => {
                         let mut child = pos.clone();
                         let effect = child.play(*mv);
                         debug_assert!(!effect.turn_ended, "a last move's child ends no turn");
-                        played = child;
-                        &played
+                        last_node = child;
+                        &last_node
                     }
                 };
                 let played = if sleeping {
