@@ -30,7 +30,9 @@ fn fresh(pos: &Position, nodes: u64) -> Answer {
 /// The issue's position: before, the passes got a quarter of the node limit,
 /// so 400 000 nodes gave up (Scottish) where 800 000 found the mate after
 /// 142 000, and the Italian mate took 258 000, 358 000 or 296 000 nodes with
-/// limits of 400 000, 800 000 or 2 000 000.
+/// limits of 400 000, 800 000 or 2 000 000. (Now some 55 000 and 132 000
+/// nodes: still past the first two rounds of the passes, 32 500 nodes,
+/// whose budgets once followed the limit.)
 #[test]
 fn the_issue_position_mates_alike_under_every_sufficient_limit() {
     let text = "1n1qkbnr/P2p1ppp/8/4p3/8/4P1P1/PPPK1P1P/RNB2BNb b k - 0 6";
@@ -44,7 +46,7 @@ fn the_issue_position_mates_alike_under_every_sufficient_limit() {
         assert!(is_mating_line(&pos, line), "{rules}");
         let n = unbounded.nodes;
         assert!(
-            n > 100_000,
+            n > 32_500,
             "{rules}: {n} nodes (the position is no longer hard)"
         );
         for limit in [n, n + 1, 400_000, 800_000, 2_000_000] {

@@ -286,15 +286,15 @@ fn bad_shards_are_refused_with_a_message() {
     assert!(!o.status.success(), "merge needs a file");
 }
 
-/// Games 15 and 159 of seed 1 (Italian: an ordinary puzzle in game 15, a
-/// hard one in game 159), ordinary or `--hard`, appended to `out`.
+/// Games 15 and 387 of seed 1 (Italian: an ordinary puzzle in game 15, a
+/// hard one in game 387), ordinary or `--hard`, appended to `out`.
 fn generate_two_games(out: &Path, hard: bool) -> Output {
     let more: &[&str] = if hard {
-        &["--shard", "16/144", "--hard"]
+        &["--shard", "16/372", "--hard"]
     } else {
-        &["--shard", "16/144"]
+        &["--shard", "16/372"]
     };
-    generate_games(out, "italian", "160", more)
+    generate_games(out, "italian", "388", more)
 }
 
 /// The records of a file as JSON values.
@@ -322,14 +322,14 @@ fn hard_puzzles_join_the_ordinary_file_and_each_kind_resumes() {
         "appended, the ordinary lines kept"
     );
     let recs = records(&file);
-    assert!(recs.len() > n, "game 159 gives a hard puzzle");
+    assert!(recs.len() > n, "game 387 gives a hard puzzle");
     let top = recs[..n]
         .iter()
         .map(|r| r["rating"].as_f64().unwrap())
         .fold(f64::MIN, f64::max);
     for r in &recs[n..] {
         assert_eq!(r["settings"]["hard"]["scan_nodes"], 2_048_000, "{r}");
-        assert_eq!(r["game"]["index"], 159);
+        assert_eq!(r["game"]["index"], 387);
         assert!(r["rating"].as_f64().unwrap() > top.max(2_300.0), "{r}");
     }
     for r in &recs[..n] {

@@ -467,14 +467,16 @@ impl<'a> Searcher<'a> {
                 && !ends_turn
             {
                 let role = pos.role_after(mv);
+                let movable = next_few.map_or(Bitboard::ALL, Few::movable);
                 if !f.may_mate_after_movable(
                     pos,
                     &mut self.bound_cache,
                     (mv.from(), mv.to()),
                     role,
                     mv.kind() == MoveKind::Castle,
-                    next_few.map_or(Bitboard::ALL, Few::movable),
-                ) {
+                    movable,
+                ) || !f.last_move_reaches(pos, &mut self.bound_cache, mv, role, movable)
+                {
                     self.unflushed += 1;
                     decide(mv);
                     continue;

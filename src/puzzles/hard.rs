@@ -97,9 +97,11 @@ mod tests {
     use crate::chess::{Rules, fen};
     use crate::mate::{Budget, Verdict, find_mate};
 
-    /// A turn start of game 159 of seed 1 (Italian) where the ordinary scan
-    /// gives up: White mates in 7 (Kf1, Qd6, Kg2, Rh1, Rh8, Rg8, Rf8).
-    const HARD: &str = "rnb3n1/1ppp1kp1/8/p3Pp2/8/b1P5/PP2PP2/R2QKr2 w Q - 0 7";
+    /// A turn start of game 387 of seed 1 (Italian) where the ordinary scan
+    /// gives up: White mates in 7 (Bb5, d4, dxe5, Bd2, Bc3, Rc1, Ba5).
+    /// (The finder grows stronger: a hard position of an older build may
+    /// fall to the ordinary scan; `puzzles generate --hard` finds another.)
+    const HARD: &str = "rn4nr/ppk5/5p2/4p1pp/b7/b7/1P1P1PPP/R1B1KBNR w KQ e6,g6,h6 0 7";
 
     #[test]
     fn where_the_scan_gives_up_the_hard_stage_makes_a_top_puzzle() {
@@ -125,7 +127,8 @@ mod tests {
     #[test]
     fn a_hard_game_is_the_ordinary_game_at_the_turns_it_skipped() {
         // Game 107 of seed 1 (Scottish) gives an ordinary puzzle and a hard
-        // one (rated about 2 740).
+        // one (rated about 2 540), above every ordinary one (they stop at
+        // about 2 300).
         let (hard, again) = (
             hard_game(Rules::Scottish, 1, 107),
             hard_game(Rules::Scottish, 1, 107),
@@ -133,7 +136,7 @@ mod tests {
         assert_eq!(hard.puzzles, again.puzzles, "reproducible");
         assert!(hard.hard_scans > 0);
         let found = hard.puzzles.first().expect("a hard puzzle");
-        assert!(found.rating > 2_600.0, "{}", found.rating);
+        assert!(found.rating > 2_300.0, "{}", found.rating);
         let ordinary = game(Rules::Scottish, 1, 107);
         assert!(!ordinary.puzzles.is_empty());
         for p in &ordinary.puzzles {

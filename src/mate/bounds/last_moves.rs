@@ -6,8 +6,9 @@
 
 use super::cache::{BoundCache, CacheEntry};
 use super::reach::targets_within;
-use super::targets::Targets;
-use crate::chess::{Bitboard, Color, Position, Role, Square};
+use super::targets::{Targets, castling_bits};
+use crate::chess::attacks;
+use crate::chess::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 
 /// A quick filter for the second-last move: after it, can one more move
 /// complete the mating picture? The same relaxation as [`lower_bound`](super::lower_bound) with
@@ -188,6 +189,79 @@ impl LastTwo {
         (singles & movable & !from.bb()).nonempty()
     }
 
+    /// After `mv` passed [`LastTwo::may_mate_after_movable`]: may the last
+    /// move still complete the picture as a move on the real board? The
+    /// others' cover is taken as there (on the empty board, without the
+    /// pieces that moved), but the piece of the last move leaves its square
+    /// (it no longer covers from there) and must reach its end square past
+    /// the pieces standing after `mv`. In the middlegame most end squares
+    /// of the empty board are behind pieces: of the positions with one
+    /// move left that the empty-board test let through, most had no check
+    /// completing the picture.
+    ///
+    /// Sound: in a mate after `mv` and a last move of piece P to `d`, every
+    /// target is attacked, on the empty board too, by P from `d` or by a
+    /// piece that stood still (the counts of [`LastTwo::may_mate_after_two`],
+    /// which holds the same); and `d` is a destination of P in the position
+    /// after `mv` (a pawn's push onto an empty square, its capture onto an
+    /// enemy piece; a promotion's piece covers at most what a queen or a
+    /// knight does). Castling (either move) and en passant always pass.
+    pub(crate) fn last_move_reaches(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        mv: Move,
+        role: Role,
+        movable: Bitboard,
+    ) -> bool {
+        if matches!(mv.kind(), MoveKind::Castle | MoveKind::EnPassant) {
+            return true;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let full = self.targets.full();
+        let x_now = self.now[from.index()];
+        let own = (self.ours ^ from.bb()) | to.bb();
+        let enemy = pos.color_bb(self.us.other()) & !to.bb();
+        let board = Board {
+            us: self.us,
+            king: self.targets.squares[0],
+            own,
+            enemy,
+            ep: pos.ep_squares(),
+            castling: pos.castling_rights() & castling_bits(self.us) != 0,
+        };
+        let entry = self.entry(cache);
+        // The moved piece moves again: the others' cover is this node's
+        // without it.
+        let need = full & !(self.twice | (self.once & !x_now));
+        if need == 0 || board.reaches(entry, role, to, need) {
+            return true;
+        }
+        // Another piece moves last: neither it nor the moved piece covers
+        // from where it stood.
+        let moved_now = entry.within(role, to)[0];
+        for sq in self.ours & movable & !from.bb() {
+            let y_now = self.now[sq.index()];
+            let free = moved_now
+                | self.thrice
+                | (self.twice & !(x_now & y_now))
+                | (self.once & !(x_now | y_now));
+            let need = full & !free;
+            if need == 0 {
+                return true;
+            }
+            if self.within[sq.index()] & need != need {
+                continue;
+            }
+            if let Some(p) = pos.piece_at(sq)
+                && board.reaches(entry, p.role, sq, need)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The last-move filter of [`LastOne`], from the filter of the node two
     /// moves before the end: after the move `first` made there (from-to,
     /// the piece becoming `first_role`; not castling), may the last move
@@ -226,6 +300,56 @@ impl LastTwo {
                 | (self.once & !(x_now | y_now))
         };
         free & full == full
+    }
+}
+
+/// The board a last move is made on, after the second-last: our pieces,
+/// theirs, and what the last move may do beyond ordinary moves.
+struct Board {
+    us: Color,
+    /// The enemy king's square.
+    king: Square,
+    own: Bitboard,
+    enemy: Bitboard,
+    /// En-passant targets (a superset: taken as capturable).
+    ep: Bitboard,
+    /// May we still castle? (A king or rook then always passes.)
+    castling: bool,
+}
+
+impl Board {
+    /// Can our `role` on `sq` make a move after which it covers (on the
+    /// empty board) every target of `need`?
+    fn reaches(&self, entry: &mut CacheEntry, role: Role, sq: Square, need: u16) -> bool {
+        let occ = self.own | self.enemy;
+        // With the king's square to cover, the piece gives the check itself
+        // (no piece that stands still attacks it even on the empty board),
+        // so its line to the king must be open on the real board.
+        let stays = occ & !sq.bb();
+        let checks = need & 1 != 0;
+        let mut covers = |role: Role, d: Square| {
+            entry.within(role, d)[0] & need == need
+                && (!checks || (attacks::between(d, self.king) & stays).is_empty())
+        };
+        match role {
+            Role::Pawn => {
+                let mut dests = attacks::pawn(self.us, sq) & (self.enemy | self.ep);
+                let one = sq.bb().forward(self.us) & !occ;
+                dests |= one;
+                if sq.relative_rank(self.us) == 1 {
+                    dests |= one.forward(self.us) & !occ;
+                }
+                dests.any(|d| {
+                    if d.relative_rank(self.us) == 7 {
+                        covers(Role::Queen, d) || covers(Role::Knight, d)
+                    } else {
+                        covers(Role::Pawn, d)
+                    }
+                })
+            }
+            Role::King | Role::Rook if self.castling => true,
+            _ => (attacks::piece(role, sq, occ) & !self.own).any(|d| covers(role, d)),
+        }
     }
 }
 

@@ -49,9 +49,10 @@ fn aggressive_games(
 #[test]
 fn last_two_filter_is_sound() {
     use super::LastTwo;
-    use crate::chess::{MoveKind, Role};
+    use crate::chess::{Bitboard, MoveKind, Role};
     let mut kept_mates = 0;
     let mut rejected = 0;
+    let mut unreached = 0;
     aggressive_games(31, 300, 6, |pos, moves, cache| {
         if pos.moves_left() == 2 {
             let filter = LastTwo::new(pos);
@@ -70,14 +71,18 @@ fn last_two_filter_is_sound() {
                 );
                 let mates = brute_force_mate(&child).is_some();
                 assert!(pass || !mates, "{} then {mv}", fen::to_fen(pos));
+                // The last move on the real board, after the empty board's test.
+                let reaches = filter.last_move_reaches(pos, cache, mv, role, Bitboard::ALL);
+                assert!(reaches || !mates, "{} then {mv}: reach", fen::to_fen(pos));
                 kept_mates += usize::from(mates);
                 rejected += usize::from(!pass);
+                unreached += usize::from(pass && !reaches);
             }
         }
     });
     assert!(
-        kept_mates > 20 && rejected > 1000,
-        "{kept_mates} mates kept, {rejected} rejected"
+        kept_mates > 20 && rejected > 1000 && unreached > 1000,
+        "{kept_mates} mates kept, {rejected} rejected, {unreached} more not reached"
     );
 }
 
@@ -165,6 +170,9 @@ fn restricted_bounds_keep_every_mate() {
                             last.from().bb(),
                         );
                         assert!(pass, "{f}: last two of {line:?}");
+                        let reaches =
+                            filter.last_move_reaches(&p, cache, mv, role, last.from().bb());
+                        assert!(reaches, "{f}: last two of {line:?}, reach");
                     }
                     // Advance the restriction and the movers' squares.
                     for (from, to) in steps(mv) {
