@@ -222,7 +222,7 @@ impl LastTwo {
         let x_now = self.now[from.index()];
         let own = (self.ours ^ from.bb()) | to.bb();
         let enemy = pos.color_bb(self.us.other()) & !to.bb();
-        let board = Board {
+        let board = LastMoveBoard {
             us: self.us,
             king: self.targets.squares[0],
             own,
@@ -305,7 +305,7 @@ impl LastTwo {
 
 /// The board a last move is made on, after the second-last: our pieces,
 /// theirs, and what the last move may do beyond ordinary moves.
-struct Board {
+struct LastMoveBoard {
     us: Color,
     /// The enemy king's square.
     king: Square,
@@ -317,7 +317,7 @@ struct Board {
     castling: bool,
 }
 
-impl Board {
+impl LastMoveBoard {
     /// Can our `role` on `sq` make a move after which it covers (on the
     /// empty board) every target of `need`?
     fn reaches(&self, entry: &mut CacheEntry, role: Role, sq: Square, need: u16) -> bool {
