@@ -150,7 +150,7 @@ impl LastTwo {
         let (moved_now, moved_within) = (l[0], l[1]);
         // What the others cover now: each target covered by two, or by one
         // other than the moved piece.
-        let free = moved_now | self.twice | (self.once & !self.now[from.index()]);
+        let free = moved_now | self.stood_still(from, None);
         let need = full & !free;
         if need == 0 {
             return true;
@@ -189,6 +189,21 @@ impl LastTwo {
         (singles & movable & !from.bb()).nonempty()
     }
 
+    /// The targets covered here by our pieces other than the one on `x`
+    /// and the one on `y` (if any), which move: a target stays covered if
+    /// three cover it, two not both of them, or one neither.
+    #[inline]
+    fn stood_still(&self, x: Square, y: Option<Square>) -> u16 {
+        let x_now = self.now[x.index()];
+        match y {
+            None => self.twice | (self.once & !x_now),
+            Some(y) => {
+                let y_now = self.now[y.index()];
+                self.thrice | (self.twice & !(x_now & y_now)) | (self.once & !(x_now | y_now))
+            }
+        }
+    }
+
     /// After `mv` passed [`LastTwo::may_mate_after_movable`]: may the last
     /// move still complete the picture as a move on the real board? The
     /// others' cover is taken as there (on the empty board, without the
@@ -219,7 +234,6 @@ impl LastTwo {
         }
         let (from, to) = (mv.from(), mv.to());
         let full = self.targets.full();
-        let x_now = self.now[from.index()];
         let own = (self.ours ^ from.bb()) | to.bb();
         let enemy = pos.color_bb(self.us.other()) & !to.bb();
         let board = LastMoveBoard {
@@ -233,7 +247,7 @@ impl LastTwo {
         let entry = self.entry(cache);
         // The moved piece moves again: the others' cover is this node's
         // without it.
-        let need = full & !(self.twice | (self.once & !x_now));
+        let need = full & !self.stood_still(from, None);
         if need == 0 || board.reaches(entry, role, to, need) {
             return true;
         }
@@ -241,12 +255,7 @@ impl LastTwo {
         // from where it stood.
         let moved_now = entry.within(role, to)[0];
         for sq in self.ours & movable & !from.bb() {
-            let y_now = self.now[sq.index()];
-            let free = moved_now
-                | self.thrice
-                | (self.twice & !(x_now & y_now))
-                | (self.once & !(x_now | y_now));
-            let need = full & !free;
+            let need = full & !(moved_now | self.stood_still(from, Some(sq)));
             if need == 0 {
                 return true;
             }
@@ -285,19 +294,12 @@ impl LastTwo {
         let full = self.targets.full();
         let entry = self.entry(cache);
         let last = entry.within(role, to)[0];
-        let x_now = self.now[x.index()];
         let free = if from == x_to {
             // The same piece moves twice: the others are this node's.
-            last | self.twice | (self.once & !x_now)
+            last | self.stood_still(x, None)
         } else {
-            // Two pieces moved: a target stays covered by the others if
-            // three cover it here, two not both of them, or one neither.
-            let y_now = self.now[from.index()];
             let first = entry.within(first_role, x_to)[0];
-            last | first
-                | self.thrice
-                | (self.twice & !(x_now & y_now))
-                | (self.once & !(x_now | y_now))
+            last | first | self.stood_still(x, Some(from))
         };
         free & full == full
     }
@@ -392,7 +394,7 @@ impl LastOne {
         let moved_now = entry.within(role, to)[0];
         // What the others cover: each target covered by two, or by one
         // other than the moved piece.
-        let free = moved_now | f.twice | (f.once & !f.now[from.index()]);
+        let free = moved_now | f.stood_still(from, None);
         free & full == full
     }
 }
