@@ -6,7 +6,7 @@
 
 use super::cache::{BoundCache, CacheEntry};
 use super::reach::targets_within;
-use super::targets::{Targets, castling_bits};
+use super::targets::{Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
 use crate::chess::{Bitboard, Color, Move, MoveKind, Position, Role, Square};
 
@@ -221,6 +221,13 @@ impl LastTwo {
     /// after `mv` (a pawn's push onto an empty square, its capture onto an
     /// enemy piece; a promotion's piece covers at most what a queen or a
     /// knight does). Castling (either move) and en passant always pass.
+    ///
+    /// A piece that passes there is asked again on the real board
+    /// ([`RealBoard`]): the others' cover through the pieces standing, the
+    /// flights as the enemy pieces and our king's square leave them, and a
+    /// capture next to the enemy king guarded. Of the moves the empty
+    /// board's cover let through on the Italian unknowns, most left a
+    /// flight open on the real board (the king escaped or took the checker).
     pub(crate) fn last_move_reaches(
         &self,
         pos: &Position,
@@ -228,6 +235,33 @@ impl LastTwo {
         mv: Move,
         role: Role,
         movable: Bitboard,
+    ) -> bool {
+        self.reaches_with(pos, cache, mv, role, movable, true)
+    }
+
+    /// [`LastTwo::last_move_reaches`] with the others' cover taken on the
+    /// empty board only (for the test that the real board's cuts more).
+    #[cfg(test)]
+    pub(crate) fn last_move_reaches_empty_board(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        mv: Move,
+        role: Role,
+        movable: Bitboard,
+    ) -> bool {
+        self.reaches_with(pos, cache, mv, role, movable, false)
+    }
+
+    /// [`LastTwo::last_move_reaches`], asking the real board or not.
+    fn reaches_with(
+        &self,
+        pos: &Position,
+        cache: &mut BoundCache,
+        mv: Move,
+        role: Role,
+        movable: Bitboard,
+        real_board: bool,
     ) -> bool {
         if matches!(mv.kind(), MoveKind::Castle | MoveKind::EnPassant) {
             return true;
@@ -244,11 +278,17 @@ impl LastTwo {
             ep: pos.ep_squares(),
             castling: pos.castling_rights() & castling_bits(self.us) != 0,
         };
+        // The others' cover on the real board, worked out when a piece
+        // passes on the empty board's.
+        let real = std::cell::OnceCell::new();
+        let real = || real.get_or_init(|| RealBoard::after(pos, self.us, mv, role));
         let entry = self.entry(cache);
         // The moved piece moves again: the others' cover is this node's
         // without it.
         let need = full & !self.stood_still(from, None);
-        if need == 0 || board.reaches(entry, role, to, need) {
+        if (need == 0 || board.reaches(entry, role, to, need))
+            && (!real_board || role == Role::King || real().last_move_mates(role, to))
+        {
             return true;
         }
         // Another piece moves last: neither it nor the moved piece covers
@@ -256,14 +296,14 @@ impl LastTwo {
         let moved_now = entry.within(role, to)[0];
         for sq in self.ours & movable & !from.bb() {
             let need = full & !(moved_now | self.stood_still(from, Some(sq)));
-            if need == 0 {
-                return true;
-            }
-            if self.within[sq.index()] & need != need {
+            if need != 0 && self.within[sq.index()] & need != need {
                 continue;
             }
-            if let Some(p) = pos.piece_at(sq)
-                && board.reaches(entry, p.role, sq, need)
+            let Some(p) = pos.piece_at(sq) else {
+                continue;
+            };
+            if (need == 0 || board.reaches(entry, p.role, sq, need))
+                && (!real_board || p.role == Role::King || real().last_move_mates(p.role, sq))
             {
                 return true;
             }
@@ -352,6 +392,157 @@ impl LastMoveBoard {
             Role::King | Role::Rook if self.castling => true,
             _ => (attacks::piece(role, sq, occ) & !self.own).any(|d| covers(role, d)),
         }
+    }
+}
+
+/// The board after the second-last move, for the last move made on it:
+/// the enemy king's targets and our pieces' cover as the real board has
+/// them, where [`LastTwo`] takes the empty board's.
+///
+/// Sound for a last move of piece P from `s` to `d` (not castling nor en
+/// passant, nor a move of our king): in the end position every target is
+/// attacked by P from `d` or by another piece, each through the final
+/// board less the enemy king (a flight behind the king on a line is
+/// attacked too), and the final board holds every piece of this one but
+/// P on `s` (`d` only blocks more; a capture there leaves it occupied).
+/// The flights are this board's empty squares next to the enemy king or
+/// ours there (a capture on `d` only adds one); a flight is excused when
+/// stepping to it may uncover a check on our king (Italian rules), which
+/// our king's square here and the lines without P decide (P on `d` may
+/// only block such a line, which would excuse less).
+struct RealBoard {
+    us: Color,
+    king: Square,
+    our_king: Square,
+    own: Bitboard,
+    enemy: Bitboard,
+    pawns: Bitboard,
+    knights: Bitboard,
+    /// Bishops and queens; rooks and queens.
+    diagonal: Bitboard,
+    straight: Bitboard,
+    /// The enemy sliders on a line through their king (on the empty
+    /// board), when a flight may be excused at all.
+    excusing: Bitboard,
+    /// En-passant targets, and may we still castle? (A pawn that may take
+    /// en passant, and a rook when we may castle, always pass.)
+    ep: Bitboard,
+    castling: bool,
+}
+
+impl RealBoard {
+    /// The board of `pos` after our move `mv` (not castling nor en
+    /// passant), whose piece becomes `role`.
+    fn after(pos: &Position, us: Color, mv: Move, role: Role) -> RealBoard {
+        let (from, to) = (mv.from().bb(), mv.to().bb());
+        let ours = |r: Role| {
+            let b = pos.pieces(us, r) & !from;
+            if r == role { b | to } else { b }
+        };
+        let queens = ours(Role::Queen);
+        let king = pos.king_square(us.other());
+        let enemy = pos.color_bb(us.other()) & !to;
+        let excusing = if opponent_may_check_at_once(pos) {
+            Bitboard::EMPTY
+        } else {
+            excusing_sliders(pos, us, king) & !to
+        };
+        RealBoard {
+            us,
+            king,
+            our_king: if role == Role::King {
+                mv.to()
+            } else {
+                pos.king_square(us)
+            },
+            own: (pos.color_bb(us) & !from) | to,
+            enemy,
+            pawns: ours(Role::Pawn),
+            knights: ours(Role::Knight),
+            diagonal: ours(Role::Bishop) | queens,
+            straight: ours(Role::Rook) | queens,
+            excusing,
+            ep: pos.ep_squares(),
+            castling: pos.castling_rights() & castling_bits(us) != 0,
+        }
+    }
+
+    /// May our `role` (not the king) on `sq`, moving last, mate?
+    fn last_move_mates(&self, role: Role, sq: Square) -> bool {
+        let all = self.own | self.enemy;
+        match role {
+            Role::Rook if self.castling => return true,
+            Role::Pawn if (attacks::pawn(self.us, sq) & self.ep & !all).nonempty() => return true,
+            _ => {}
+        }
+        // The board without the piece and the enemy king.
+        let occ = (self.own | self.enemy) & !sq.bb() & !self.king.bb();
+        let near = self.unexcused(occ);
+        let targets = (near & !self.enemy) | self.king.bb();
+        let need = targets & !self.others_cover(targets, sq, occ);
+        let covers = |role: Role, d: Square| {
+            // A capture next to the enemy king opens a flight, on the
+            // piece itself: the others must guard it.
+            if (near & self.enemy).contains(d) && self.others_cover(d.bb(), sq, occ).is_empty() {
+                return false;
+            }
+            let cover = match role {
+                Role::Pawn => attacks::pawn(self.us, d),
+                _ => attacks::piece(role, d, occ | d.bb()),
+            };
+            need & !cover == Bitboard::EMPTY
+        };
+        match role {
+            Role::Pawn => {
+                let mut dests = attacks::pawn(self.us, sq) & self.enemy;
+                let one = sq.bb().forward(self.us) & !all;
+                dests |= one;
+                if sq.relative_rank(self.us) == 1 {
+                    dests |= one.forward(self.us) & !all;
+                }
+                dests.any(|d| {
+                    if d.relative_rank(self.us) == 7 {
+                        covers(Role::Queen, d) || covers(Role::Knight, d)
+                    } else {
+                        covers(Role::Pawn, d)
+                    }
+                })
+            }
+            _ => (attacks::piece(role, sq, all) & !self.own).any(|d| covers(role, d)),
+        }
+    }
+
+    /// The squares next to the enemy king it may step to, if empty or ours,
+    /// without uncovering a check on our king (through `occ`).
+    fn unexcused(&self, occ: Bitboard) -> Bitboard {
+        let mut flights = attacks::king(self.king);
+        for s in self.excusing {
+            // Stepping off the slider's line uncovers a check if nothing
+            // else stands between it and our king behind the enemy king.
+            let between = attacks::between(s, self.our_king);
+            if between.contains(self.king) && (between & occ).is_empty() {
+                flights &= attacks::line(s, self.king);
+            }
+        }
+        flights
+    }
+
+    /// The squares of `targets` attacked through `occ` by our pieces other
+    /// than the one on `sq`.
+    fn others_cover(&self, targets: Bitboard, sq: Square, occ: Bitboard) -> Bitboard {
+        let others = !sq.bb();
+        let mut covered = Bitboard::EMPTY;
+        for t in targets {
+            let attackers = (attacks::pawn(self.us.other(), t) & self.pawns)
+                | (attacks::knight(t) & self.knights)
+                | (attacks::king(t) & self.our_king.bb())
+                | (attacks::bishop(t, occ) & self.diagonal)
+                | (attacks::rook(t, occ) & self.straight);
+            if (attackers & others).nonempty() {
+                covered.set(t);
+            }
+        }
+        covered
     }
 }
 

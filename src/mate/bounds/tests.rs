@@ -53,6 +53,7 @@ fn last_two_filter_is_sound() {
     let mut kept_mates = 0;
     let mut rejected = 0;
     let mut unreached = 0;
+    let mut real_cut = 0;
     aggressive_games(31, 300, 6, |pos, moves, cache| {
         if pos.moves_left() == 2 {
             let filter = LastTwo::new(pos);
@@ -74,15 +75,29 @@ fn last_two_filter_is_sound() {
                 // The last move on the real board, after the empty board's test.
                 let reaches = filter.last_move_reaches(pos, cache, mv, role, Bitboard::ALL);
                 assert!(reaches || !mates, "{} then {mv}: reach", fen::to_fen(pos));
+                let empty_board =
+                    filter.last_move_reaches_empty_board(pos, cache, mv, role, Bitboard::ALL);
+                assert!(
+                    empty_board || !mates,
+                    "{} then {mv}: empty board",
+                    fen::to_fen(pos)
+                );
+                assert!(
+                    empty_board || !reaches,
+                    "{} then {mv}: real board",
+                    fen::to_fen(pos)
+                );
                 kept_mates += usize::from(mates);
                 rejected += usize::from(!pass);
-                unreached += usize::from(pass && !reaches);
+                unreached += usize::from(pass && !empty_board);
+                real_cut += usize::from(pass && empty_board && !reaches);
             }
         }
     });
     assert!(
-        kept_mates > 20 && rejected > 1000 && unreached > 1000,
-        "{kept_mates} mates kept, {rejected} rejected, {unreached} more not reached"
+        kept_mates > 20 && rejected > 1000 && unreached > 1000 && real_cut > 500,
+        "{kept_mates} mates kept, {rejected} rejected, {unreached} more not reached, \
+         {real_cut} more on the real board"
     );
 }
 
