@@ -42,6 +42,9 @@ pub(crate) struct LastTwo {
     singles: [std::cell::Cell<(u16, Bitboard)>; SINGLES],
     /// The next entry of `singles` to replace.
     next_single: std::cell::Cell<usize>,
+    /// [`LastTwo::last_move_reaches`] asks the real board too (false only
+    /// to test that it cuts more).
+    real_board: bool,
 }
 
 /// Entries of [`LastTwo::singles`].
@@ -54,6 +57,16 @@ impl LastTwo {
     #[cfg(test)]
     pub(crate) fn new(pos: &Position) -> LastTwo {
         LastTwo::prepare(pos, None, 2)
+    }
+
+    /// `LastTwo::new` whose last-move test counts the others' cover on the
+    /// empty board only.
+    #[cfg(test)]
+    pub(crate) fn on_empty_board(pos: &Position) -> LastTwo {
+        LastTwo {
+            real_board: false,
+            ..LastTwo::new(pos)
+        }
     }
 
     /// `LastTwo::new` taking the pieces' cover from the levels kept in
@@ -77,6 +90,7 @@ impl LastTwo {
             hint: std::cell::Cell::new(usize::MAX),
             singles: Default::default(),
             next_single: std::cell::Cell::new(0),
+            real_board: true,
         };
         for e in &f.singles {
             e.set((u16::MAX, Bitboard::EMPTY));
@@ -236,33 +250,6 @@ impl LastTwo {
         role: Role,
         movable: Bitboard,
     ) -> bool {
-        self.reaches_with(pos, cache, mv, role, movable, true)
-    }
-
-    /// [`LastTwo::last_move_reaches`] with the others' cover taken on the
-    /// empty board only (for the test that the real board's cuts more).
-    #[cfg(test)]
-    pub(crate) fn last_move_reaches_empty_board(
-        &self,
-        pos: &Position,
-        cache: &mut BoundCache,
-        mv: Move,
-        role: Role,
-        movable: Bitboard,
-    ) -> bool {
-        self.reaches_with(pos, cache, mv, role, movable, false)
-    }
-
-    /// [`LastTwo::last_move_reaches`], asking the real board or not.
-    fn reaches_with(
-        &self,
-        pos: &Position,
-        cache: &mut BoundCache,
-        mv: Move,
-        role: Role,
-        movable: Bitboard,
-        real_board: bool,
-    ) -> bool {
         if matches!(mv.kind(), MoveKind::Castle | MoveKind::EnPassant) {
             return true;
         }
@@ -287,7 +274,7 @@ impl LastTwo {
         // without it.
         let need = full & !self.stood_still(from, None);
         if (need == 0 || board.reaches(entry, role, to, need))
-            && (!real_board || role == Role::King || real().last_move_mates(role, to))
+            && (!self.real_board || role == Role::King || real().last_move_mates(role, to))
         {
             return true;
         }
@@ -303,7 +290,7 @@ impl LastTwo {
                 continue;
             };
             if (need == 0 || board.reaches(entry, p.role, sq, need))
-                && (!real_board || p.role == Role::King || real().last_move_mates(p.role, sq))
+                && (!self.real_board || p.role == Role::King || real().last_move_mates(p.role, sq))
             {
                 return true;
             }
@@ -369,29 +356,48 @@ impl LastMoveBoard {
         // so its line to the king must be open on the real board.
         let stays = occ & !sq.bb();
         let checks = need & 1 != 0;
-        let mut covers = |role: Role, d: Square| {
+        let covers = |role: Role, d: Square| {
             entry.within(role, d)[0] & need == need
                 && (!checks || (attacks::between(d, self.king) & stays).is_empty())
         };
         match role {
-            Role::Pawn => {
-                let mut dests = attacks::pawn(self.us, sq) & (self.enemy | self.ep);
-                let one = sq.bb().forward(self.us) & !occ;
-                dests |= one;
-                if sq.relative_rank(self.us) == 1 {
-                    dests |= one.forward(self.us) & !occ;
-                }
-                dests.any(|d| {
-                    if d.relative_rank(self.us) == 7 {
-                        covers(Role::Queen, d) || covers(Role::Knight, d)
-                    } else {
-                        covers(Role::Pawn, d)
-                    }
-                })
-            }
             Role::King | Role::Rook if self.castling => true,
-            _ => (attacks::piece(role, sq, occ) & !self.own).any(|d| covers(role, d)),
+            _ => any_end(self.us, role, sq, (self.own, self.enemy), self.ep, covers),
         }
+    }
+}
+
+/// Does an end of the last move of our `role` on `sq` pass `covers` (the
+/// role it ends in, its square)? Its destinations past our pieces and
+/// theirs: a pawn's pushes and captures (onto their pieces and `ep`),
+/// promoting to a queen or a knight (which cover the most); the others'
+/// moves not onto our own.
+fn any_end(
+    us: Color,
+    role: Role,
+    sq: Square,
+    (own, enemy): (Bitboard, Bitboard),
+    ep: Bitboard,
+    mut covers: impl FnMut(Role, Square) -> bool,
+) -> bool {
+    let occ = own | enemy;
+    match role {
+        Role::Pawn => {
+            let mut dests = attacks::pawn(us, sq) & (enemy | ep);
+            let one = sq.bb().forward(us) & !occ;
+            dests |= one;
+            if sq.relative_rank(us) == 1 {
+                dests |= one.forward(us) & !occ;
+            }
+            dests.any(|d| {
+                if d.relative_rank(us) == 7 {
+                    covers(Role::Queen, d) || covers(Role::Knight, d)
+                } else {
+                    covers(Role::Pawn, d)
+                }
+            })
+        }
+        _ => (attacks::piece(role, sq, occ) & !own).any(|d| covers(role, d)),
     }
 }
 
@@ -476,7 +482,7 @@ impl RealBoard {
             _ => {}
         }
         // The board without the piece and the enemy king.
-        let occ = (self.own | self.enemy) & !sq.bb() & !self.king.bb();
+        let occ = all & !sq.bb() & !self.king.bb();
         let near = self.unexcused(occ);
         let targets = (near & !self.enemy) | self.king.bb();
         let need = targets & !self.others_cover(targets, sq, occ);
@@ -492,24 +498,14 @@ impl RealBoard {
             };
             need & !cover == Bitboard::EMPTY
         };
-        match role {
-            Role::Pawn => {
-                let mut dests = attacks::pawn(self.us, sq) & self.enemy;
-                let one = sq.bb().forward(self.us) & !all;
-                dests |= one;
-                if sq.relative_rank(self.us) == 1 {
-                    dests |= one.forward(self.us) & !all;
-                }
-                dests.any(|d| {
-                    if d.relative_rank(self.us) == 7 {
-                        covers(Role::Queen, d) || covers(Role::Knight, d)
-                    } else {
-                        covers(Role::Pawn, d)
-                    }
-                })
-            }
-            _ => (attacks::piece(role, sq, all) & !self.own).any(|d| covers(role, d)),
-        }
+        any_end(
+            self.us,
+            role,
+            sq,
+            (self.own, self.enemy),
+            Bitboard::EMPTY,
+            covers,
+        )
     }
 
     /// The squares next to the enemy king it may step to, if empty or ours,

@@ -57,6 +57,7 @@ fn last_two_filter_is_sound() {
     aggressive_games(31, 300, 6, |pos, moves, cache| {
         if pos.moves_left() == 2 {
             let filter = LastTwo::new(pos);
+            let empty_board_filter = LastTwo::on_empty_board(pos);
             for &mv in moves.iter() {
                 let mut child = pos.clone();
                 if child.play(mv).turn_ended {
@@ -76,7 +77,7 @@ fn last_two_filter_is_sound() {
                 let reaches = filter.last_move_reaches(pos, cache, mv, role, Bitboard::ALL);
                 assert!(reaches || !mates, "{} then {mv}: reach", fen::to_fen(pos));
                 let empty_board =
-                    filter.last_move_reaches_empty_board(pos, cache, mv, role, Bitboard::ALL);
+                    empty_board_filter.last_move_reaches(pos, cache, mv, role, Bitboard::ALL);
                 assert!(
                     empty_board || !mates,
                     "{} then {mv}: empty board",
