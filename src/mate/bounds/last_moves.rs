@@ -509,7 +509,11 @@ impl RealBoard {
     }
 
     /// The squares next to the enemy king it may step to, if empty or ours,
-    /// without uncovering a check on our king (through `occ`).
+    /// without uncovering a check on our king (through `occ`): the exact
+    /// form, on this board, of the rule [`excused_flights`] relaxes for
+    /// our king anywhere within the moves left.
+    ///
+    /// [`excused_flights`]: super::targets::excused_flights
     fn unexcused(&self, occ: Bitboard) -> Bitboard {
         let mut flights = attacks::king(self.king);
         for s in self.excusing {
