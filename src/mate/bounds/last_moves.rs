@@ -268,7 +268,7 @@ impl LastTwo {
         // The others' cover on the real board, worked out when a piece
         // passes on the empty board's.
         let real = std::cell::OnceCell::new();
-        let real = || real.get_or_init(|| RealBoard::after(pos, self.us, mv, role));
+        let real = || real.get_or_init(|| RealBoard::after(pos, board, mv, role));
         let entry = self.entry(cache);
         // The moved piece moves again: the others' cover is this node's
         // without it.
@@ -334,6 +334,7 @@ impl LastTwo {
 
 /// The board a last move is made on, after the second-last: our pieces,
 /// theirs, and what the last move may do beyond ordinary moves.
+#[derive(Clone, Copy)]
 struct LastMoveBoard {
     us: Color,
     /// The enemy king's square.
@@ -417,11 +418,11 @@ fn any_end(
 /// our king's square here and the lines without P decide (P on `d` may
 /// only block such a line, which would excuse less).
 struct RealBoard {
-    us: Color,
-    king: Square,
+    /// The pieces (`own`, `enemy`), the enemy king, en passant and castling
+    /// (a pawn that may take en passant, and a rook when we may castle,
+    /// always pass).
+    board: LastMoveBoard,
     our_king: Square,
-    own: Bitboard,
-    enemy: Bitboard,
     pawns: Bitboard,
     knights: Bitboard,
     /// Bishops and queens; rooks and queens.
@@ -430,79 +431,73 @@ struct RealBoard {
     /// The enemy sliders on a line through their king (on the empty
     /// board), when a flight may be excused at all.
     excusing: Bitboard,
-    /// En-passant targets, and may we still castle? (A pawn that may take
-    /// en passant, and a rook when we may castle, always pass.)
-    ep: Bitboard,
-    castling: bool,
 }
 
 impl RealBoard {
-    /// The board of `pos` after our move `mv` (not castling nor en
-    /// passant), whose piece becomes `role`.
-    fn after(pos: &Position, us: Color, mv: Move, role: Role) -> RealBoard {
+    /// `board`, the board of `pos` after our move `mv` (not castling nor
+    /// en passant), whose piece becomes `role`, with our pieces by role.
+    fn after(pos: &Position, board: LastMoveBoard, mv: Move, role: Role) -> RealBoard {
+        let us = board.us;
         let (from, to) = (mv.from().bb(), mv.to().bb());
         let ours = |r: Role| {
             let b = pos.pieces(us, r) & !from;
             if r == role { b | to } else { b }
         };
         let queens = ours(Role::Queen);
-        let king = pos.king_square(us.other());
-        let enemy = pos.color_bb(us.other()) & !to;
         let excusing = if opponent_may_check_at_once(pos) {
             Bitboard::EMPTY
         } else {
-            excusing_sliders(pos, us, king) & !to
+            excusing_sliders(pos, us, board.king) & !to
         };
         RealBoard {
-            us,
-            king,
+            board,
             our_king: if role == Role::King {
                 mv.to()
             } else {
                 pos.king_square(us)
             },
-            own: (pos.color_bb(us) & !from) | to,
-            enemy,
             pawns: ours(Role::Pawn),
             knights: ours(Role::Knight),
             diagonal: ours(Role::Bishop) | queens,
             straight: ours(Role::Rook) | queens,
             excusing,
-            ep: pos.ep_squares(),
-            castling: pos.castling_rights() & castling_bits(us) != 0,
         }
     }
 
     /// May our `role` (not the king) on `sq`, moving last, mate?
     fn last_move_mates(&self, role: Role, sq: Square) -> bool {
-        let all = self.own | self.enemy;
+        let all = self.board.own | self.board.enemy;
         match role {
-            Role::Rook if self.castling => return true,
-            Role::Pawn if (attacks::pawn(self.us, sq) & self.ep & !all).nonempty() => return true,
+            Role::Rook if self.board.castling => return true,
+            Role::Pawn if (attacks::pawn(self.board.us, sq) & self.board.ep & !all).nonempty() => {
+                return true;
+            }
             _ => {}
         }
         // The board without the piece and the enemy king.
-        let occ = all & !sq.bb() & !self.king.bb();
+        let occ = all & !sq.bb() & !self.board.king.bb();
         let near = self.unexcused(occ);
-        let targets = (near & !self.enemy) | self.king.bb();
+        let targets = (near & !self.board.enemy) | self.board.king.bb();
         let need = targets & !self.others_cover(targets, sq, occ);
         let covers = |role: Role, d: Square| {
             // A capture next to the enemy king opens a flight, on the
             // piece itself: the others must guard it.
-            if (near & self.enemy).contains(d) && self.others_cover(d.bb(), sq, occ).is_empty() {
+            if (near & self.board.enemy).contains(d)
+                && self.others_cover(d.bb(), sq, occ).is_empty()
+            {
                 return false;
             }
             let cover = match role {
-                Role::Pawn => attacks::pawn(self.us, d),
+                Role::Pawn => attacks::pawn(self.board.us, d),
                 _ => attacks::piece(role, d, occ | d.bb()),
             };
             need & !cover == Bitboard::EMPTY
         };
         any_end(
-            self.us,
+            self.board.us,
             role,
             sq,
-            (self.own, self.enemy),
+            (self.board.own, self.board.enemy),
             Bitboard::EMPTY,
             covers,
         )
@@ -515,13 +510,13 @@ impl RealBoard {
     ///
     /// [`excused_flights`]: super::targets::excused_flights
     fn unexcused(&self, occ: Bitboard) -> Bitboard {
-        let mut flights = attacks::king(self.king);
+        let mut flights = attacks::king(self.board.king);
         for s in self.excusing {
             // Stepping off the slider's line uncovers a check if nothing
             // else stands between it and our king behind the enemy king.
             let between = attacks::between(s, self.our_king);
-            if between.contains(self.king) && (between & occ).is_empty() {
-                flights &= attacks::line(s, self.king);
+            if between.contains(self.board.king) && (between & occ).is_empty() {
+                flights &= attacks::line(s, self.board.king);
             }
         }
         flights
@@ -533,7 +528,7 @@ impl RealBoard {
         let others = !sq.bb();
         let mut covered = Bitboard::EMPTY;
         for t in targets {
-            let attackers = (attacks::pawn(self.us.other(), t) & self.pawns)
+            let attackers = (attacks::pawn(self.board.us.other(), t) & self.pawns)
                 | (attacks::knight(t) & self.knights)
                 | (attacks::king(t) & self.our_king.bb())
                 | (attacks::bishop(t, occ) & self.diagonal)
