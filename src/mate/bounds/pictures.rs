@@ -247,11 +247,23 @@ fn pictured(pos: &Position) -> bool {
 
 /// Are the pictures a sound model of `pos`'s turn? Castling moves two
 /// pieces with one move; en passant captures where no enemy piece stands.
-/// Both are rare in sparse positions and left out.
+/// Both are rare in sparse positions and left out. En passant is only for
+/// the turn's first move, so a target none of our pawns attacks now is
+/// no capture at all: most double steps of the last turn leave one.
 pub(super) fn modelled(pos: &Position) -> bool {
     let us = pos.side_to_move();
-    pos.castling_rights() & castling_bits(us) == 0
-        && !(pos.moves_made() == 0 && pos.ep_squares().nonempty())
+    pos.castling_rights() & castling_bits(us) == 0 && !may_take_en_passant(pos)
+}
+
+/// May the side to move take en passant (with the first move of its turn)?
+fn may_take_en_passant(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let pawns = pos.pieces(us, Role::Pawn);
+    pos.moves_made() == 0
+        && pos
+            .ep_squares()
+            .into_iter()
+            .any(|sq| (attacks::pawn(us.other(), sq) & pawns).nonempty())
 }
 
 /// One of our pieces in the pictures: its square, the targets it covers if
@@ -721,6 +733,20 @@ pub(super) mod tests {
         max_pieces: u32,
         ns: std::ops::RangeInclusive<u32>,
     ) -> Vec<Position> {
+        let repose = crate::mate::sleep::tests::as_turn_of;
+        sparse_positions_as(rules, seed, count, max_pieces, ns, repose)
+    }
+
+    /// [`sparse_positions`] re-posed by `repose` (the position, the turn
+    /// length).
+    fn sparse_positions_as(
+        rules: Rules,
+        seed: u64,
+        count: usize,
+        max_pieces: u32,
+        ns: std::ops::RangeInclusive<u32>,
+        repose: fn(&Position, u32) -> Option<Position>,
+    ) -> Vec<Position> {
         let mut rng = StdRng::seed_from_u64(seed);
         let mut out = Vec::new();
         while out.len() < count {
@@ -732,7 +758,7 @@ pub(super) mod tests {
                 }
                 if pos.moves_made() == 0 && pos.occupied().count() <= max_pieces {
                     let n = rng.random_range(ns.clone());
-                    out.extend(crate::mate::sleep::tests::as_turn_of(&pos, n));
+                    out.extend(repose(&pos, n));
                     if rng.random_range(0..3) == 0 {
                         break;
                     }
@@ -756,6 +782,50 @@ pub(super) mod tests {
             p.play(mv);
         }
         line.len()
+    }
+
+    /// En passant (with the turn's first move only) keeps the pictures off
+    /// only where a pawn of ours attacks a target: another target is no
+    /// move of the turn.
+    #[test]
+    fn en_passant_unmodelled_only_where_a_pawn_may_take() {
+        let pos = |f| fen::parse(f, Rules::Italian).expect("test FEN");
+        // The pawn on e5 may take on d6 with the first move.
+        assert!(!modelled(&pos("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 5")));
+        // The pawn on h5 attacks no target.
+        assert!(modelled(&pos("4k3/8/8/3p3P/8/8/8/4K3 w - d6 0 5")));
+        // After the first move the field names our own double steps.
+        assert!(modelled(&pos("4k3/8/8/3p4/4P3/8/8/4K3 w - e3 0 5 1")));
+    }
+
+    /// The claims of "no mate" on turns whose first move might take en
+    /// passant but whose targets no pawn of ours attacks, by brute force.
+    #[test]
+    fn pictures_past_en_passant_targets_agree_with_brute_force() {
+        let mut claims = 0;
+        for (rules, seed) in [(Rules::Italian, 3), (Rules::Scottish, 4)] {
+            // (The turn re-posed with its en-passant targets kept.)
+            let repose = |pos: &Position, n: u32| {
+                let f = fen::to_fen(pos);
+                let fields: Vec<&str> = f.split_whitespace().collect();
+                let text = format!("{} 0 {n}", fields[..4].join(" "));
+                fen::parse(&text, pos.rules()).ok()
+            };
+            let turns = sparse_positions_as(rules, seed, 4000, 10, MIN_MOVES..=MIN_MOVES, repose);
+            for pos in turns {
+                if pos.ep_squares().is_empty() || !no_mate_by_pictures(&pos) {
+                    continue;
+                }
+                claims += 1;
+                assert!(
+                    brute_force_mate(&pos).is_none(),
+                    "{}: pictures exclude a mate",
+                    fen::to_fen(&pos)
+                );
+            }
+        }
+        eprintln!("claims {claims}");
+        assert!(claims >= 20, "only {claims} claims checked");
     }
 
     /// Every claim of "no mate" on short turns is checked by brute force.
