@@ -43,6 +43,27 @@ impl End {
             | u64::from(!self.mask) << 16
             | u64::from(!self.visits)
     }
+
+    /// The end of an [`End::order`] (which packs every field).
+    fn from_order(key: u64) -> End {
+        End {
+            mask: !(key >> 16) as u16,
+            visits: !key as u16,
+            last: key >> 32 & 1 == 1,
+            cost: (key >> 33) as u8,
+        }
+    }
+}
+
+/// Sorts `ends` by [`End::order`]: the keys sorted as plain words (the
+/// key is the whole end, so the ends come out as sorting them would put
+/// them; comparing words is a fraction of recomputing the keys).
+fn sort_ends(ends: &mut [End]) {
+    let mut keys: Vec<u64> = ends.iter().map(End::order).collect();
+    keys.sort_unstable();
+    for (e, k) in ends.iter_mut().zip(keys) {
+        *e = End::from_order(k);
+    }
 }
 
 /// The roles a piece may have on its way: its own, and a promoted pawn's
@@ -70,7 +91,7 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
     if scene.captured == 0 {
         ways_without_visits(scene, role, from, cap, found);
     } else {
-        ways(scene, role, from, cap, found);
+        ways(&mut Search::new(), scene, role, from, cap, found);
     }
     unbeaten(out)
 }
@@ -82,24 +103,29 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
 pub(super) fn cover_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<End> {
     let mut out: Vec<End> = Vec::new();
     ways_without_visits(scene, role, from, cap, |way| out.push(way.end(0)));
-    out.sort_unstable_by_key(End::order);
+    sort_ends(&mut out);
     unbeaten_covers(out)
 }
 
 /// [`ends_of`] from the piece's [`placed_ends`] in a scene of all targets
 /// `full` (the ways searched once for both).
-pub(super) fn ends_of_placed(placed: &[Placed], full: u16) -> Vec<End> {
+pub(super) fn ends_of_placed(scratch: &mut Scratch, placed: &[Placed], full: u16) -> Vec<End> {
     let masks = usize::from(full) + 1;
+    let cell = |e: &End| usize::from(e.last) * masks + usize::from(e.mask);
     // As in `ends_of`: the first found of the ends alike but for the cost.
-    let mut alike = vec![0 as Visits; 2 * masks];
+    let alike = &mut scratch.alike[..2 * masks];
     let mut out: Vec<End> = Vec::new();
     for p in placed {
-        let seen = &mut alike[usize::from(p.end.last) * masks + usize::from(p.end.mask)];
+        let seen = &mut alike[cell(&p.end)];
         let bit = 1 << p.end.visits;
         if *seen & bit == 0 {
             *seen |= bit;
             out.push(p.end);
         }
+    }
+    // (Left zero for the next piece.)
+    for e in &out {
+        alike[cell(e)] = 0;
     }
     unbeaten(out)
 }
@@ -108,7 +134,7 @@ pub(super) fn ends_of_placed(placed: &[Placed], full: u16) -> Vec<End> {
 /// cheapest first.
 fn unbeaten(mut out: Vec<End>) -> Vec<End> {
     // Every beater of an end comes before it in this order.
-    out.sort_unstable_by_key(End::order);
+    sort_ends(&mut out);
     if out.iter().all(|e| e.visits == 0) {
         return unbeaten_covers(out);
     }
@@ -195,7 +221,7 @@ pub(super) struct Placed {
 #[cfg(test)]
 pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Placed> {
     let mut out = Vec::new();
-    ways(scene, role, from, cap, |way| {
+    ways(&mut Search::new(), scene, role, from, cap, |way| {
         for_each_visit(way.visits, |v| {
             out.push(Placed {
                 end: way.end(v),
@@ -211,13 +237,20 @@ pub(super) fn placed_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
 /// in the same role, taking as much and not the last mover's unless this
 /// one is, found before it (so no dearer) or with it (as dear) taking
 /// more. No picture needs them: that end does all they do.
-pub(super) fn square_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<Placed> {
+pub(super) fn square_ends(
+    scratch: &mut Scratch,
+    scene: &Scene,
+    role: Role,
+    from: Square,
+    cap: u8,
+) -> Vec<Placed> {
     // Per (role, square): the visits beaten for an end not the last
     // mover's (by such ends) and for one that is (by any).
-    let mut beaten = [[0 as Visits; 2]; 6 * 64];
+    let Scratch { search, beaten, .. } = scratch;
+    let cell_of = |role: Role, sq: Square| role.index() * 64 + sq.index();
     let mut out = Vec::new();
-    ways(scene, role, from, cap, |way| {
-        let cell = &mut beaten[way.role.index() * 64 + way.sq.index()];
+    ways(search, scene, role, from, cap, |way| {
+        let cell = &mut beaten[cell_of(way.role, way.sq)];
         // Largest first: of the visits reached together, those taking
         // less than another are beaten by it.
         for_each_visit_down(way.visits, |v| {
@@ -236,6 +269,10 @@ pub(super) fn square_ends(scene: &Scene, role: Role, from: Square, cap: u8) -> V
             });
         });
     });
+    // (Every cell set holds an end: left zero for the next piece.)
+    for p in &out {
+        beaten[cell_of(p.role, p.sq)] = [0; 2];
+    }
     out
 }
 
@@ -262,9 +299,66 @@ impl Ways {
     }
 }
 
+/// The buffers of [`square_ends`] and [`ends_of_placed`], kept from one
+/// call to the next: each call leaves them zero (clearing only what it
+/// set), where zeroing them whole was a tenth of the pictures' time.
+pub(super) struct Scratch {
+    search: Search,
+    /// Per (role, square): see [`square_ends`].
+    beaten: [[Visits; 2]; 6 * 64],
+    /// Per (last, targets covered): see [`ends_of_placed`].
+    alike: [Visits; 2 << 9],
+}
+
+impl Scratch {
+    pub(super) fn new() -> Box<Scratch> {
+        Box::new(Scratch {
+            search: Search::new(),
+            beaten: [[0; 2]; 6 * 64],
+            alike: [0; 2 << 9],
+        })
+    }
+}
+
+/// The buffers of [`ways`]: zero (and empty) between searches.
+struct Search {
+    /// The visits reached so far per (form, square), apart on a checking
+    /// square (the last mover's ends).
+    seen: [[Visits; 64]; FORMS],
+    seen_last: [[Visits; 64]; FORMS],
+    /// This layer's visits per (form, square, last).
+    layer: [[Visits; 64]; 2 * FORMS],
+    /// The cells of `layer` touched in this layer.
+    touched: Vec<(usize, Square)>,
+    /// The states that go on: (form, square, visits first reached).
+    frontier: Vec<(usize, Square, Visits)>,
+    /// The cells of `seen` and `seen_last` set (to clear).
+    set: Vec<(usize, Square)>,
+}
+
+impl Search {
+    fn new() -> Search {
+        Search {
+            seen: [[0; 64]; FORMS],
+            seen_last: [[0; 64]; FORMS],
+            layer: [[0; 64]; 2 * FORMS],
+            touched: Vec::new(),
+            frontier: Vec::new(),
+            set: Vec::new(),
+        }
+    }
+}
+
 /// Hands `out` the ends of our `role` on `from` within `cap` moves, fewest
 /// moves first, per square and role.
-fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Ways)) {
+fn ways(
+    search: &mut Search,
+    scene: &Scene,
+    role: Role,
+    from: Square,
+    cap: u8,
+    mut out: impl FnMut(Ways),
+) {
     debug_assert!(scene.captured <= MAX_CAPTURED);
     // The targets covered per (form, square), found once (they do not
     // depend on the pieces taken on the way).
@@ -290,18 +384,22 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
     // visits first reached there in this layer: the states that go on, and
     // those on a checking square (the last mover's ends: a pawn or knight
     // never stands there before).
-    let mut seen = [[0 as Visits; 64]; FORMS];
-    let mut seen_last = [[0 as Visits; 64]; FORMS];
+    let Search {
+        seen,
+        seen_last,
+        layer,
+        touched,
+        frontier,
+        set,
+    } = search;
     seen[0][from.index()] = 1;
+    set.push((0, from));
     end(0, from, 1, 0, false);
-    let mut frontier = vec![(0usize, from, 1 as Visits)];
-    // This layer's visits per (form, square, last), and the cells touched.
-    let mut layer = [[0 as Visits; 64]; 2 * FORMS];
-    let mut touched: Vec<(usize, Square)> = Vec::new();
+    frontier.push((0usize, from, 1 as Visits));
     let mut d = 0;
     while !frontier.is_empty() && d < cap {
         d += 1;
-        for &(form, sq, visits) in &frontier {
+        for &(form, sq, visits) in frontier.iter() {
             let r = form_role(role, form);
             steps(scene, r, form, sq, |form2, t, checking, takes| {
                 let v2 = if takes {
@@ -317,12 +415,17 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
             });
         }
         frontier.clear();
-        for &(cell, t) in &touched {
+        for &(cell, t) in touched.iter() {
             let (form, checking) = (cell / 2, cell % 2 == 1);
-            let seen = if checking { &mut seen_last } else { &mut seen };
+            let seen = if checking {
+                &mut *seen_last
+            } else {
+                &mut *seen
+            };
             let fresh = std::mem::take(&mut layer[cell][t.index()]) & !seen[form][t.index()];
             seen[form][t.index()] |= fresh;
             if fresh != 0 {
+                set.push((form, t));
                 end(form, t, fresh, d, checking);
                 if !checking {
                     frontier.push((form, t, fresh));
@@ -330,6 +433,12 @@ fn ways(scene: &Scene, role: Role, from: Square, cap: u8, mut out: impl FnMut(Wa
             }
         }
         touched.clear();
+    }
+    // (Every layer's cells were taken: `layer` is zero.)
+    frontier.clear();
+    for (form, sq) in set.drain(..) {
+        seen[form][sq.index()] = 0;
+        seen_last[form][sq.index()] = 0;
     }
 }
 
@@ -682,6 +791,8 @@ mod tests {
     #[test]
     fn the_ways_are_those_of_the_search_over_every_state() {
         let mut compared = 0;
+        // (One scratch for all: each call leaves it as it found it.)
+        let mut scratch = Scratch::new();
         for rules in [Rules::Italian, Rules::Scottish] {
             for pos in sparse_positions(rules, 11, 40, 12, 4..=9) {
                 let pos: &Position = &pos;
@@ -730,8 +841,8 @@ mod tests {
                         );
                         let ends = ends_of(&scene, piece.role, from, cap);
                         assert_eq!(ends, unbeaten_pairwise(all));
-                        let placed = square_ends(&scene, piece.role, from, cap);
-                        assert_eq!(ends_of_placed(&placed, scene.full()), ends);
+                        let placed = square_ends(&mut scratch, &scene, piece.role, from, cap);
+                        assert_eq!(ends_of_placed(&mut scratch, &placed, scene.full()), ends);
                         let mut kept: Vec<_> = placed
                             .iter()
                             .map(|p| (p.role.index(), p.sq.index(), p.end))

@@ -43,7 +43,7 @@
 //! nothing and the search decides.
 
 use super::order::Order;
-use super::paths::{End, FAR, Placed, cover_ends, ends_of, ends_of_placed, square_ends};
+use super::paths::{End, FAR, Placed, Scratch, cover_ends, ends_of, ends_of_placed, square_ends};
 use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
@@ -115,6 +115,8 @@ pub(crate) struct Drawing {
     takes_tried: u32,
     takes_cut: u32,
     order: Order,
+    /// The ways' buffers, kept from scene to scene.
+    scratch: Box<Scratch>,
 }
 
 /// The takes of a scene (one end per piece covering every target and
@@ -159,6 +161,7 @@ pub(crate) fn draw_pictures(pos: &Position) -> Drawn {
         takes_tried: 0,
         takes_cut: 0,
         order: Order::new(ORDER_NODES),
+        scratch: Scratch::new(),
     })
 }
 
@@ -177,12 +180,13 @@ impl Drawing {
             // Each piece's ways with what they take, searched once for
             // the takes and the squares.
             let cap = moves.min(200) as u8;
+            let scratch = &mut self.scratch;
             let pieces: Vec<PieceWays> = pos
                 .color_bb(scene.us)
                 .into_iter()
                 .filter_map(|from| {
                     let role = pos.piece_at(from)?.role;
-                    let placed = square_ends(&scene, role, from, cap);
+                    let placed = square_ends(scratch, &scene, role, from, cap);
                     Some(PieceWays { role, from, placed })
                 })
                 .collect();
@@ -192,7 +196,7 @@ impl Drawing {
             let fits = known || scene.captured == 0 || rare || {
                 let ways = pieces
                     .iter()
-                    .map(|p| ends_of_placed(&p.placed, scene.full()))
+                    .map(|p| ends_of_placed(scratch, &p.placed, scene.full()))
                     .collect();
                 let fit = takes_fit(&scene, ways, moves);
                 self.takes_tried += 1;
