@@ -334,7 +334,22 @@ struct Search {
     frontier: Vec<(usize, Square, Visits)>,
     /// The cells of `seen` and `seen_last` set (to clear).
     set: Vec<(usize, Square)>,
+    /// See [`step_layer`].
+    groups: Vec<Group>,
 }
+
+/// The steps of a layer's states alike in form and visits (not a
+/// pawn's): the squares they reach, those of them checking.
+struct Group {
+    form: usize,
+    visits: Visits,
+    to: Bitboard,
+    checking: Bitboard,
+}
+
+/// At most this many [`Group`]s a layer: a state unlike all of them has
+/// its steps added one by one (as a pawn's are).
+const GROUPS: usize = 16;
 
 impl Search {
     fn new() -> Search {
@@ -345,6 +360,7 @@ impl Search {
             touched: Vec::new(),
             frontier: Vec::new(),
             set: Vec::new(),
+            groups: Vec::with_capacity(GROUPS),
         }
     }
 }
@@ -391,6 +407,7 @@ fn ways(
         touched,
         frontier,
         set,
+        groups,
     } = search;
     seen[0][from.index()] = 1;
     set.push((0, from));
@@ -399,21 +416,7 @@ fn ways(
     let mut d = 0;
     while !frontier.is_empty() && d < cap {
         d += 1;
-        for &(form, sq, visits) in frontier.iter() {
-            let r = form_role(role, form);
-            steps(scene, r, form, sq, |form2, t, checking, takes| {
-                let v2 = if takes {
-                    with_visit(visits, scene.visit[t.index()])
-                } else {
-                    visits
-                };
-                let cell = &mut layer[2 * form2 + usize::from(checking)][t.index()];
-                if *cell == 0 {
-                    touched.push((2 * form2 + usize::from(checking), t));
-                }
-                *cell |= v2;
-            });
-        }
+        step_layer(scene, role, frontier, layer, touched, groups);
         frontier.clear();
         for &(cell, t) in touched.iter() {
             let (form, checking) = (cell / 2, cell % 2 == 1);
@@ -439,6 +442,88 @@ fn ways(
     for (form, sq) in set.drain(..) {
         seen[form][sq.index()] = 0;
         seen_last[form][sq.index()] = 0;
+    }
+}
+
+/// One layer of [`ways`]: the visits every step from the `frontier`
+/// brings per (form, square, last) into `layer`, and the cells touched,
+/// in the order first touched, into `touched`.
+///
+/// A piece's steps from all the states of one form with the same visits
+/// bring the same visits to every square (the taking of a captured piece
+/// aside, which maps visits one by one: the same of a union as the union
+/// of each), so their squares are gathered first, and each square gets
+/// the visits once. (Per step, that was most of the ways' time.) Within a
+/// form, the square alone tells whether a step checks, so a square is
+/// touched first where it is first in a form's set of squares reached.
+fn step_layer(
+    scene: &Scene,
+    role: Role,
+    frontier: &[(usize, Square, Visits)],
+    layer: &mut [[Visits; 64]; 2 * FORMS],
+    touched: &mut Vec<(usize, Square)>,
+    groups: &mut Vec<Group>,
+) {
+    let mut reached = [Bitboard::EMPTY; FORMS];
+    let cell = |form: usize, checking: bool| 2 * form + usize::from(checking);
+    for &(form, sq, visits) in frontier {
+        let r = form_role(role, form);
+        if r == Role::Pawn {
+            steps(scene, r, form, sq, |form2, t, checking, takes| {
+                let v2 = if takes {
+                    with_visit(visits, scene.visit[t.index()])
+                } else {
+                    visits
+                };
+                if !reached[form2].contains(t) {
+                    reached[form2].set(t);
+                    touched.push((cell(form2, checking), t));
+                }
+                layer[cell(form2, checking)][t.index()] |= v2;
+            });
+            continue;
+        }
+        // (Every step of a piece may take, and keeps its form.)
+        let (to, checking) = piece_steps(scene, r, sq);
+        for t in to & !reached[form] {
+            touched.push((cell(form, checking.contains(t)), t));
+        }
+        reached[form] |= to;
+        let alike = groups
+            .iter()
+            .rposition(|g| g.form == form && g.visits == visits);
+        match alike {
+            Some(i) => {
+                groups[i].to |= to;
+                groups[i].checking |= checking;
+            }
+            None if groups.len() < GROUPS => groups.push(Group {
+                form,
+                visits,
+                to,
+                checking,
+            }),
+            None => add_steps(scene, layer, form, visits, to, checking),
+        }
+    }
+    for g in groups.drain(..) {
+        add_steps(scene, layer, g.form, g.visits, g.to, g.checking);
+    }
+}
+
+/// Brings `visits` (taking each captured piece stepped onto) to the
+/// squares `to` of a piece's steps in `form`, `checking` those that check.
+fn add_steps(
+    scene: &Scene,
+    layer: &mut [[Visits; 64]; 2 * FORMS],
+    form: usize,
+    visits: Visits,
+    to: Bitboard,
+    checking: Bitboard,
+) {
+    for t in to {
+        let v2 = with_visit(visits, scene.visit[t.index()]);
+        layer[2 * form + usize::from(checking.contains(t))][t.index()] |= v2;
     }
 }
 
@@ -769,6 +854,82 @@ mod tests {
         kept
     }
 
+    /// One [`Ways`] as plain fields: square index, role index, targets,
+    /// visits, last mover's, moves.
+    type WaysFields = (usize, usize, u16, Visits, bool, u8);
+
+    /// The ways as [`ways`] hands them, in its order.
+    fn ways_in_order(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<WaysFields> {
+        let mut out = Vec::new();
+        ways(&mut Search::new(), scene, role, from, cap, |w| {
+            out.push((
+                w.sq.index(),
+                w.role.index(),
+                w.mask,
+                w.visits,
+                w.last,
+                w.cost,
+            ))
+        });
+        out
+    }
+
+    /// [`ways`] with the steps' visits brought one step at a time (as
+    /// before [`step_layer`] gathered them): the same ways in the same
+    /// order, which the squares search depends on.
+    fn ways_step_by_step(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<WaysFields> {
+        let mut out = Vec::new();
+        let mut end = |form: usize, sq: Square, visits: Visits, cost: u8, last: bool| {
+            let r = form_role(role, form);
+            let mask = scene.cover(r, sq);
+            let visits = if mask == 0 { visits & !1 } else { visits };
+            if visits != 0 {
+                out.push((sq.index(), r.index(), mask, visits, last, cost));
+            }
+        };
+        let mut seen = [[0 as Visits; 64]; FORMS];
+        let mut seen_last = [[0 as Visits; 64]; FORMS];
+        seen[0][from.index()] = 1;
+        end(0, from, 1, 0, false);
+        let mut frontier = vec![(0usize, from, 1 as Visits)];
+        let mut layer = [[0 as Visits; 64]; 2 * FORMS];
+        let mut touched: Vec<(usize, Square)> = Vec::new();
+        let mut d = 0;
+        while !frontier.is_empty() && d < cap {
+            d += 1;
+            for &(form, sq, visits) in &frontier {
+                let r = form_role(role, form);
+                steps(scene, r, form, sq, |form2, t, checking, takes| {
+                    let v2 = if takes {
+                        with_visit(visits, scene.visit[t.index()])
+                    } else {
+                        visits
+                    };
+                    let cell = &mut layer[2 * form2 + usize::from(checking)][t.index()];
+                    if *cell == 0 {
+                        touched.push((2 * form2 + usize::from(checking), t));
+                    }
+                    *cell |= v2;
+                });
+            }
+            frontier.clear();
+            for &(cell, t) in &touched {
+                let (form, checking) = (cell / 2, cell % 2 == 1);
+                let seen = if checking { &mut seen_last } else { &mut seen };
+                let fresh = std::mem::take(&mut layer[cell][t.index()]) & !seen[form][t.index()];
+                seen[form][t.index()] |= fresh;
+                if fresh != 0 {
+                    end(form, t, fresh, d, checking);
+                    if !checking {
+                        frontier.push((form, t, fresh));
+                    }
+                }
+            }
+            touched.clear();
+        }
+        out
+    }
+
     /// The ends no other end beats, by comparing every pair.
     fn unbeaten_pairwise(mut ends: Vec<End>) -> Vec<End> {
         ends.sort_unstable_by_key(|e| (e.cost, e.last, !e.mask, !e.visits));
@@ -822,6 +983,10 @@ mod tests {
                             })
                             .collect();
                         layered.sort_unstable();
+                        assert_eq!(
+                            ways_in_order(&scene, piece.role, from, cap),
+                            ways_step_by_step(&scene, piece.role, from, cap)
+                        );
                         let (ends, reach) = walked(&scene, piece.role, from, cap);
                         assert_eq!(layered, ends);
                         assert_eq!(reach_of(&scene, piece.role, from, cap), reach);
