@@ -250,10 +250,11 @@ fn pictured(pos: &Position) -> bool {
 }
 
 /// Are the pictures a sound model of `pos`'s turn? Castling moves two
-/// pieces with one move; en passant captures where no enemy piece stands.
-/// Both are rare in sparse positions and left out. En passant is only for
-/// the turn's first move, so a target none of our pawns attacks now is
-/// no capture at all: most double steps of the last turn leave one.
+/// pieces with one move; en passant captures where no enemy piece stands:
+/// turns that may do either (rare in sparse positions) are left out. En
+/// passant is only for the turn's first move, so a target none of our
+/// pawns attacks then is no move of the turn (and most double steps of
+/// the last turn leave one).
 pub(super) fn modelled(pos: &Position) -> bool {
     let us = pos.side_to_move();
     pos.castling_rights() & castling_bits(us) == 0 && !may_take_en_passant(pos)
@@ -828,7 +829,6 @@ pub(super) mod tests {
                 );
             }
         }
-        eprintln!("claims {claims}");
         assert!(claims >= 20, "only {claims} claims checked");
     }
 
