@@ -19,7 +19,7 @@ pub mod status;
 mod zobrist;
 
 pub use bitboard::{Bitboard, Color, Piece, Role, Square};
-pub(crate) use movegen::CheckInfo;
+pub(crate) use movegen::{CheckInfo, en_passant_targets};
 pub use movegen::{
     generate_checks, generate_king_safe, generate_legal, has_legal_move, legal_moves,
 };

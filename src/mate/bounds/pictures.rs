@@ -47,7 +47,7 @@ use super::paths::{End, FAR, Placed, Scratch, cover_ends, ends_of, ends_of_place
 use super::squares::placed_picture_fits;
 use super::targets::{Key, Targets, castling_bits, excusing_sliders, opponent_may_check_at_once};
 use crate::chess::attacks;
-use crate::chess::{Bitboard, Color, Move, Position, Role, Square};
+use crate::chess::{Bitboard, Color, Move, Position, Role, Square, en_passant_targets};
 
 /// The nodes the order of the moves may search for the named boards, in
 /// all the scenes of a query. A walk of the order is about a third of a
@@ -252,23 +252,19 @@ fn pictured(pos: &Position) -> bool {
 /// Are the pictures a sound model of `pos`'s turn? Castling moves two
 /// pieces with one move; en passant captures where no enemy piece stands:
 /// turns that may do either (rare in sparse positions) are left out. En
-/// passant is only for the turn's first move, so a target none of our
-/// pawns attacks then is no move of the turn (and most double steps of
-/// the last turn leave one).
+/// passant is only for the turn's first move, so a target no pawn of ours
+/// may take then is no move of the turn (and most double steps of the
+/// last turn leave one).
 pub(super) fn modelled(pos: &Position) -> bool {
     let us = pos.side_to_move();
     pos.castling_rights() & castling_bits(us) == 0 && !may_take_en_passant(pos)
 }
 
 /// May the side to move take en passant (with the first move of its turn)?
+/// (The rules core's own answer; the cheap test first, since this is asked
+/// at every node.)
 fn may_take_en_passant(pos: &Position) -> bool {
-    let us = pos.side_to_move();
-    let pawns = pos.pieces(us, Role::Pawn);
-    pos.moves_made() == 0
-        && pos
-            .ep_squares()
-            .into_iter()
-            .any(|sq| (attacks::pawn(us.other(), sq) & pawns).nonempty())
+    pos.moves_made() == 0 && pos.ep_squares().nonempty() && en_passant_targets(pos).nonempty()
 }
 
 /// One of our pieces in the pictures: its square, the targets it covers if
