@@ -91,6 +91,9 @@ pub(crate) struct NodePictures {
     /// on a square, kept for the next child that moves that piece: the
     /// node's key and the square (the siblings moving one piece share it).
     others: Option<(u64, Square, States)>,
+    /// The states of [`NodePictures::no_picture_fits`] (kept for their
+    /// allocation).
+    scratch: States,
     /// Nodes tested and nodes cut (for the debug log).
     pub(crate) tested: u64,
     pub(crate) cut: u64,
@@ -118,14 +121,19 @@ impl NodePictures {
             return false;
         }
         let full = self.scene(pos).full();
+        let mut buf = std::mem::take(&mut self.scratch);
         let mut ways = self.ways_of(pos, None);
         let moves = pos.moves_left().min(u32::from(WAY_CAP)) as u8;
         // The way with the most ends goes last: it is read from its table.
         ways.sort_unstable_by_key(|w| w.ends.len());
         let none = match ways.split_last() {
             None => full != 0,
-            Some((last, first)) => !completes(&states(first, moves), last.least(), full, moves),
+            Some((last, first)) => {
+                states(first, moves, &mut buf);
+                !completes(&buf, last.least(), full, moves)
+            }
         };
+        self.scratch = buf;
         self.count(none)
     }
 
@@ -154,10 +162,12 @@ impl NodePictures {
         let full = self.scene(child).full();
         let states = match self.others.take() {
             Some((key, sq, states)) if key == pos.key() && sq == from => states,
-            _ => {
+            other => {
+                let mut buf = other.map(|(_, _, states)| states).unwrap_or_default();
                 let mut ways = self.ways_of(pos, Some(from));
                 ways.sort_unstable_by_key(|w| w.ends.len());
-                states(&ways, moves)
+                states(&ways, moves, &mut buf);
+                buf
             }
         };
         let moved = self.way(child, role, mv.to());
@@ -202,15 +212,23 @@ impl NodePictures {
     /// The ways of our pieces in `pos`, but the one on `except`.
     fn ways_of(&mut self, pos: &Position, except: Option<Square>) -> Vec<&Way> {
         let us = pos.color_bb(pos.side_to_move());
-        let pieces: Vec<(Role, Square)> = us
-            .into_iter()
-            .filter(|&sq| Some(sq) != except)
-            .filter_map(|sq| Some((pos.piece_at(sq)?.role, sq)))
-            .collect();
+        // (At most 16 pieces a side: no allocation.)
+        let mut pieces = [(Role::Pawn, Square(0)); 16];
+        let mut n = 0;
+        for sq in us {
+            if Some(sq) != except
+                && let Some(p) = pos.piece_at(sq)
+                && n < pieces.len()
+            {
+                pieces[n] = (p.role, sq);
+                n += 1;
+            }
+        }
+        let pieces = &pieces[..n];
         // (Each ring is looked up once: computing the ways adds no scene.)
         let pawns = self.scenes.of(pos, enemies_key(pos));
         let others = self.pieces.of(pos, pieces_key(pos));
-        for &(role, sq) in &pieces {
+        for &(role, sq) in pieces {
             let ring = if role == Role::Pawn {
                 &mut self.scenes.kept[pawns]
             } else {
@@ -298,17 +316,22 @@ impl Kept {
 /// The cover search over `ways` (one end per way, or none; at most one of
 /// them the last mover's; within `cap` moves in all): the states reached,
 /// each as (last mover's end used, 1 bit; the targets covered, 9 bits) and
-/// its least cost. (The pictures' cover search without captured pieces to
-/// take: the transparent scene.)
-fn states(ways: &[&Way], cap: u8) -> States {
+/// its least cost, into `out` (cleared first; a buffer kept from call to
+/// call, as a node's search allocated half a dozen times growing it).
+/// (The pictures' cover search without captured pieces to take: the
+/// transparent scene.)
+fn states(ways: &[&Way], cap: u8, out: &mut States) {
     let mut best = [[FAR; 512]; 2];
     best[0][0] = 0;
-    let mut reached = vec![0u16];
+    // The states reached so far, their costs filled in at the end.
+    out.clear();
+    out.push((0, 0));
     for way in ways {
         let mut next = best;
-        let before = reached.len();
+        let before = out.len();
         for r in 0..before {
-            let (l, mask) = (usize::from(reached[r] >> 9), usize::from(reached[r] & 511));
+            let reached = out[r].0;
+            let (l, mask) = (usize::from(reached >> 9), usize::from(reached & 511));
             let base = best[l][mask];
             for e in &way.ends {
                 // (Cheapest first: the rest cost more.)
@@ -322,7 +345,7 @@ fn states(ways: &[&Way], cap: u8) -> States {
                 let (to, m) = (usize::from(e.last) | l, mask | usize::from(e.mask));
                 if cost < next[to][m] {
                     if next[to][m] == FAR {
-                        reached.push((to << 9 | m) as u16);
+                        out.push(((to << 9 | m) as u16, 0));
                     }
                     next[to][m] = cost;
                 }
@@ -330,10 +353,9 @@ fn states(ways: &[&Way], cap: u8) -> States {
         }
         best = next;
     }
-    reached
-        .into_iter()
-        .map(|r| (r, best[usize::from(r >> 9)][usize::from(r & 511)]))
-        .collect()
+    for (r, cost) in out.iter_mut() {
+        *cost = best[usize::from(*r >> 9)][usize::from(*r & 511)];
+    }
 }
 
 /// Does one more way (its table `least`) complete one of `states` to a
