@@ -79,7 +79,7 @@ pub(super) fn ends_of(scene: &Scene, role: Role, from: Square, cap: u8) -> Vec<E
     // the cheapest, as the ways come fewest moves first. The visits found
     // so far per (last, mask).
     let mut alike = vec![0 as Visits; 2 * masks];
-    let mut out: Vec<End> = Vec::new();
+    let mut out: Vec<End> = Vec::with_capacity(64);
     let found = |way: Ways| {
         let seen = &mut alike[usize::from(way.last) * masks + usize::from(way.mask)];
         let fresh = way.visits & !*seen;
@@ -152,13 +152,16 @@ fn unbeaten(mut out: Vec<End>) -> Vec<End> {
     // and for one that is: each kept end adds its visits' subsets to every
     // mask it holds.
     let mut beaten = vec![[0 as Visits; 2]; distinct.len()];
-    let mut kept: Vec<End> = Vec::new();
-    for e in out {
-        let i = usize::from(id[usize::from(e.mask)]);
-        if beaten[i][usize::from(e.last)] >> e.visits & 1 == 1 {
+    // The kept ends are gathered in place, in order, at the front.
+    let mut kept = 0;
+    for i in 0..out.len() {
+        let e = out[i];
+        let d = usize::from(id[usize::from(e.mask)]);
+        if beaten[d][usize::from(e.last)] >> e.visits & 1 == 1 {
             continue;
         }
-        kept.push(e);
+        out[kept] = e;
+        kept += 1;
         let below = SUBSETS[usize::from(e.visits)];
         for (cell, &m) in beaten.iter_mut().zip(&distinct) {
             if m & e.mask == m {
@@ -170,24 +173,29 @@ fn unbeaten(mut out: Vec<End>) -> Vec<End> {
             }
         }
     }
-    kept
+    out.truncate(kept);
+    out
 }
 
 /// The ends of `sorted` (in [`End::order`], taking nothing) that no other
 /// beats: nothing to take (the transparent scene, the covers alone), so
 /// the kept ends are few, and each end is compared with them.
-fn unbeaten_covers(sorted: Vec<End>) -> Vec<End> {
+fn unbeaten_covers(mut sorted: Vec<End>) -> Vec<End> {
     debug_assert!(sorted.iter().all(|e| e.visits == 0));
-    let mut kept: Vec<End> = Vec::new();
-    for e in sorted {
-        if !kept
+    // The kept ends are gathered in place, in order, at the front.
+    let mut kept = 0;
+    for i in 0..sorted.len() {
+        let e = sorted[i];
+        if !sorted[..kept]
             .iter()
             .any(|k| k.mask & e.mask == e.mask && (!k.last || e.last))
         {
-            kept.push(e);
+            sorted[kept] = e;
+            kept += 1;
         }
     }
-    kept
+    sorted.truncate(kept);
+    sorted
 }
 
 /// Per visits v, the set of its subsets.
@@ -248,7 +256,7 @@ pub(super) fn square_ends(
     // mover's (by such ends) and for one that is (by any).
     let Scratch { search, beaten, .. } = scratch;
     let cell_of = |role: Role, sq: Square| role.index() * 64 + sq.index();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(64);
     ways(search, scene, role, from, cap, |way| {
         let cell = &mut beaten[cell_of(way.role, way.sq)];
         // Largest first: of the visits reached together, those taking

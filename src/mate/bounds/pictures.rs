@@ -581,9 +581,12 @@ pub(super) fn fits_within<W: AsRef<[End]>>(ways: &[W], full: u16, all: u16, cap:
     let mut best = vec![FAR; 2 << (mask_bits + take_bits)];
     best[0] = 0;
     // The states reached so far (the table is mostly unreached).
-    let mut reached = vec![0];
+    // (Room for the common case: grown one by one, these two were a tenth
+    // of a sparse turn's allocations.)
+    let mut reached = Vec::with_capacity(64);
+    reached.push(0);
     // One way's updates, applied after it (each way ends once).
-    let mut updates: Vec<(usize, u8)> = Vec::new();
+    let mut updates: Vec<(usize, u8)> = Vec::with_capacity(64);
     for (i, ends) in ways.iter().enumerate() {
         let (more_masks, more_takes) = later[i + 1];
         updates.clear();
