@@ -382,6 +382,11 @@ pub(super) struct Scene {
     pub(super) captured: usize,
     /// The king's square and every open flight, the excused ones too.
     targets: Targets,
+    /// The targets' squares, and per square its target's bit (0: none):
+    /// a cover's mask from its attacks in a few steps (it was a look at
+    /// every target, a tenth of a sparse turn's pictures).
+    target_squares: Bitboard,
+    target_bit: [u16; 64],
     /// Per square: the flights excused when our king ends there (Italian:
     /// a king step off an enemy slider's line would uncover a check on it).
     pub(super) excuse: [u16; 64],
@@ -403,6 +408,10 @@ impl Scene {
         for sq in flights {
             targets.squares[targets.count] = sq;
             targets.count += 1;
+        }
+        let mut target_bit = [0; 64];
+        for (i, &sq) in targets.as_slice().iter().enumerate() {
+            target_bit[sq.index()] = 1 << i;
         }
         let (mut visit, mut captured, mut blockers) = ([0; 64], 0, Bitboard::EMPTY);
         for (i, &sq) in counted.iter().enumerate() {
@@ -431,6 +440,8 @@ impl Scene {
             king_banned,
             visit,
             captured,
+            target_squares: flights | king.bb(),
+            target_bit,
             targets,
             excuse: [0; 64],
         };
@@ -468,10 +479,8 @@ impl Scene {
     /// The mask of the targets in `set`.
     fn mask_of(&self, set: Bitboard) -> u16 {
         let mut mask = 0;
-        for (i, &t) in self.targets.as_slice().iter().enumerate() {
-            if set.contains(t) {
-                mask |= 1 << i;
-            }
+        for t in set & self.target_squares {
+            mask |= self.target_bit[t.index()];
         }
         mask
     }
