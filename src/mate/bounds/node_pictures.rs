@@ -212,8 +212,10 @@ impl NodePictures {
     /// The ways of our pieces in `pos`, but the one on `except`.
     fn ways_of(&mut self, pos: &Position, except: Option<Square>) -> Vec<&Way> {
         let us = pos.color_bb(pos.side_to_move());
-        // (At most 16 pieces a side: no allocation.)
-        let mut pieces = [(Role::Pawn, Square(0)); 16];
+        // (The bound applies to at most MAX_OURS pieces: an array, no
+        // allocation.)
+        debug_assert!(us.count() <= MAX_OURS);
+        let mut pieces = [(Role::Pawn, Square(0)); MAX_OURS as usize];
         let mut n = 0;
         for sq in us {
             if Some(sq) != except
@@ -316,8 +318,9 @@ impl Kept {
 /// The cover search over `ways` (one end per way, or none; at most one of
 /// them the last mover's; within `cap` moves in all): the states reached,
 /// each as (last mover's end used, 1 bit; the targets covered, 9 bits) and
-/// its least cost, into `out` (cleared first; a buffer kept from call to
-/// call, as a node's search allocated half a dozen times growing it).
+/// its least cost, into `out` (cleared first: a buffer kept from call to
+/// call, where a list grown from one entry was reallocated half a dozen
+/// times a call).
 /// (The pictures' cover search without captured pieces to take: the
 /// transparent scene.)
 fn states(ways: &[&Way], cap: u8, out: &mut States) {

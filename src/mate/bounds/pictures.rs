@@ -383,8 +383,8 @@ pub(super) struct Scene {
     /// The king's square and every open flight, the excused ones too.
     targets: Targets,
     /// The targets' squares, and per square its target's bit (0: none):
-    /// a cover's mask from its attacks in a few steps (it was a look at
-    /// every target, a tenth of a sparse turn's pictures).
+    /// a cover's mask is read from the attacked targets alone (rather than
+    /// by testing each of up to nine targets).
     target_squares: Bitboard,
     target_bit: [u16; 64],
     /// Per square: the flights excused when our king ends there (Italian:
