@@ -409,8 +409,9 @@ impl Scene {
             targets.squares[targets.count] = sq;
             targets.count += 1;
         }
-        let mut target_bit = [0; 64];
+        let (mut target_squares, mut target_bit) = (Bitboard::EMPTY, [0; 64]);
         for (i, &sq) in targets.as_slice().iter().enumerate() {
+            target_squares.set(sq);
             target_bit[sq.index()] = 1 << i;
         }
         let (mut visit, mut captured, mut blockers) = ([0; 64], 0, Bitboard::EMPTY);
@@ -440,7 +441,7 @@ impl Scene {
             king_banned,
             visit,
             captured,
-            target_squares: flights | king.bb(),
+            target_squares,
             target_bit,
             targets,
             excuse: [0; 64],
