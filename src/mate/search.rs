@@ -22,7 +22,7 @@ use super::sleep::{SleepSet, Sleeper};
 use super::tt::{Generation, MateTable};
 use crate::chess::castle_for;
 use crate::chess::status::is_mated;
-use crate::chess::{Bitboard, Move, MoveKind, MoveList, Position, Role, Square};
+use crate::chess::{Bitboard, Move, MoveEffect, MoveKind, MoveList, Position, Role, Square};
 use crate::chess::{CheckInfo, generate_checks, generate_legal};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -136,9 +136,66 @@ struct Ahead {
 }
 
 /// A child kept for searching: its lower bound, closeness to the enemy king,
-/// the move, the position (`None`: played when searched) and the pass
-/// restriction after it.
-type Child = (u32, i32, Move, Option<Position>, Option<Few>);
+/// the move, where its position is in the node's [`Slots`] ([`UNPLAYED`]:
+/// played when searched) and the pass restriction after it.
+type Child = (u32, i32, Move, u32, Option<Few>);
+
+/// A child played only when it is searched.
+const UNPLAYED: u32 = u32::MAX;
+
+/// The positions of one node's children. A child is played in place, in
+/// the next free slot, and the slot is kept if the child is (a position is
+/// some 230 bytes, which a child built aside and then moved into an option,
+/// a tuple and the children's vector cost three copies more). Kept per ply,
+/// so the slots stay allocated.
+#[derive(Default)]
+struct Slots {
+    positions: Vec<Position>,
+    /// The slots of the kept children: `positions[..kept]`.
+    kept: usize,
+}
+
+impl Slots {
+    fn clear(&mut self) {
+        self.kept = 0;
+    }
+
+    /// Plays `mv` from `parent` into the next free slot.
+    fn play(&mut self, parent: &Position, mv: Move) -> MoveEffect {
+        if self.positions.len() == self.kept {
+            self.positions.push(parent.clone());
+        } else {
+            self.positions[self.kept].clone_from(parent);
+        }
+        self.positions[self.kept].play(mv)
+    }
+
+    /// The position in the next free slot (played by [`Slots::play`]).
+    fn next(&self) -> &Position {
+        &self.positions[self.kept]
+    }
+
+    /// Keeps the position in the next free slot; its index.
+    fn keep(&mut self) -> u32 {
+        self.kept += 1;
+        (self.kept - 1) as u32
+    }
+
+    /// The `at`-th kept position.
+    fn get(&self, at: u32) -> &Position {
+        &self.positions[at as usize]
+    }
+
+    /// The child after `mv` in the next free slot, played there first
+    /// unless `played` says it already is.
+    fn lazy(&mut self, played: &mut bool, parent: &Position, mv: Move) -> &Position {
+        if !*played {
+            self.play(parent, mv);
+            *played = true;
+        }
+        self.next()
+    }
+}
 
 /// One thread's search state.
 pub(crate) struct Searcher<'a> {
@@ -167,6 +224,8 @@ pub(crate) struct Searcher<'a> {
     /// Per ply: the children of the node being searched there, and the
     /// order they are searched in (indices into them).
     children: Vec<Vec<Child>>,
+    /// Per ply: the positions of those children.
+    slots: Vec<Slots>,
     order: Vec<Vec<u32>>,
     /// Per ply: what the moves of the node searched there need before
     /// they are played (`None`: the pass excludes the move), for turns
@@ -296,6 +355,7 @@ impl<'a> Searcher<'a> {
             moves: Vec::new(),
             checks: None,
             children: Vec::new(),
+            slots: Vec::new(),
             order: Vec::new(),
             ahead: Vec::new(),
             bound_cache: bounds::BoundCache::default(),
@@ -364,6 +424,7 @@ impl<'a> Searcher<'a> {
         let ply = self.line.len();
         if self.children.len() <= ply {
             self.children.resize_with(ply + 1, Vec::new);
+            self.slots.resize_with(ply + 1, Slots::default);
             self.order.resize_with(ply + 1, Vec::new);
             self.ahead.resize_with(ply + 1, Vec::new);
             self.moves.resize_with(ply + 1, || None);
@@ -372,6 +433,8 @@ impl<'a> Searcher<'a> {
         generate_legal(pos, &mut moves);
         let mut children = std::mem::take(&mut self.children[ply]);
         children.clear();
+        let mut slots = std::mem::take(&mut self.slots[ply]);
+        slots.clear();
         // (No sleepers while every mating line is wanted: the other orders
         // are other lines. Nor below a node with two moves left: its
         // children make the last move, which gives check, and a move never
@@ -487,18 +550,17 @@ impl<'a> Searcher<'a> {
             // children are pruned there.
             if let Some(key) = key {
                 self.unflushed += 1;
-                let mut played = None;
-                let Some(need) = self.child_need(pos, mv, key, None, &mut played, left, next_few)
+                let mut played = false;
+                let Some(need) =
+                    self.child_need(pos, mv, key, &mut slots, &mut played, left, next_few)
                 else {
                     decide(mv);
                     continue;
                 };
-                let child = played.unwrap_or_else(|| {
-                    let mut child = pos.clone();
-                    child.play(mv);
-                    child
-                });
-                children.push((need, closeness(pos, mv), mv, Some(child), next_few));
+                if !played {
+                    slots.play(pos, mv);
+                }
+                children.push((need, closeness(pos, mv), mv, slots.keep(), next_few));
                 continue;
             }
             // A child with one move left is searched exactly at once by
@@ -507,14 +569,13 @@ impl<'a> Searcher<'a> {
             // position is some 280 bytes to keep).
             if left == 2 && !ends_turn {
                 self.unflushed += 1;
-                children.push((1, 0, mv, None, next_few));
+                children.push((1, 0, mv, UNPLAYED, next_few));
                 continue;
             }
-            let mut child = pos.clone();
-            let effect = child.play(mv);
+            let effect = slots.play(pos, mv);
             self.unflushed += 1;
             if effect.turn_ended {
-                if effect.check && is_mated(&child) {
+                if effect.check && is_mated(slots.next()) {
                     self.line.push(mv);
                     match self.all.as_mut() {
                         None => {
@@ -532,19 +593,13 @@ impl<'a> Searcher<'a> {
                 left > 2,
                 "two moves left: only a Scottish check is played here"
             );
-            let Some(need) = self.child_need(
-                pos,
-                mv,
-                child.key(),
-                Some(&child),
-                &mut None,
-                left,
-                next_few,
-            ) else {
+            let key = slots.next().key();
+            let Some(need) = self.child_need(pos, mv, key, &mut slots, &mut true, left, next_few)
+            else {
                 decide(mv);
                 continue;
             };
-            children.push((need, closeness(pos, mv), mv, Some(child), next_few));
+            children.push((need, closeness(pos, mv), mv, slots.keep(), next_few));
         }
         // The order of the children, as indices: a child holds a position,
         // and sorting them moved hundreds of bytes per step.
@@ -565,17 +620,16 @@ impl<'a> Searcher<'a> {
             // (The children's last moves use this node's filter.)
             self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
             for &i in &order {
-                let (_, _, mv, kept, next_few) = &children[i as usize];
+                let (_, _, mv, at, next_few) = &children[i as usize];
                 let last_node;
-                let child = match kept {
-                    Some(child) => child,
-                    None => {
-                        let mut child = pos.clone();
-                        let effect = child.play(*mv);
-                        debug_assert!(!effect.turn_ended, "a last move's child ends no turn");
-                        last_node = child;
-                        &last_node
-                    }
+                let child = if *at == UNPLAYED {
+                    let mut child = pos.clone();
+                    let effect = child.play(*mv);
+                    debug_assert!(!effect.turn_ended, "a last move's child ends no turn");
+                    last_node = child;
+                    &last_node
+                } else {
+                    slots.get(*at)
                 };
                 let played = if sleeping {
                     Sleeper::of(pos, *mv)
@@ -609,6 +663,7 @@ impl<'a> Searcher<'a> {
         }
         self.moves[ply] = Some(moves);
         self.children[ply] = children;
+        self.slots[ply] = slots;
         self.order[ply] = order;
         self.ahead[ply] = ahead;
         self.decided[ply] = decided;
@@ -627,8 +682,9 @@ impl<'a> Searcher<'a> {
 
     /// The bound of the child of `pos` after `mv` (its key `key`, `left - 1`
     /// moves left to it, the pass restriction `next_few`), or `None` when the
-    /// memo, the table or the bound prunes it. `child` is the child if it
-    /// was played; if not and the bound needs it, it is played into `played`.
+    /// memo, the table or the bound prunes it. The child is in the next
+    /// free slot of `slots` if `played`; if not and the bound needs it, it
+    /// is played there (and `played` set).
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn child_need(
@@ -636,8 +692,8 @@ impl<'a> Searcher<'a> {
         pos: &Position,
         mv: Move,
         key: u64,
-        child: Option<&Position>,
-        played: &mut Option<Position>,
+        slots: &mut Slots,
+        played: &mut bool,
         left: u32,
         next_few: Option<Few>,
     ) -> Option<u32> {
@@ -672,14 +728,7 @@ impl<'a> Searcher<'a> {
                 ) {
                     Some(need) => need,
                     None => {
-                        let child = match child {
-                            Some(child) => child,
-                            None => played.insert({
-                                let mut child = pos.clone();
-                                child.play(mv);
-                                child
-                            }),
-                        };
+                        let child = slots.lazy(played, pos, mv);
                         bounds::lower_bound_movable(
                             child,
                             cap,
@@ -689,7 +738,7 @@ impl<'a> Searcher<'a> {
                         )
                     }
                 };
-                let need = self.picture_need(pos, mv, child, played, need, left);
+                let need = self.picture_need(pos, mv, slots, played, need, left);
                 self.bound_memo.put(few_key, need);
                 need
             }
@@ -699,13 +748,14 @@ impl<'a> Searcher<'a> {
 
     /// `need` (the bound of the child after `mv`), or `left` when the
     /// child's mating pictures ([`bounds::NodePictures`]) prove it has no
-    /// mate; the child is played into `played` if it was not.
+    /// mate; the child is played into the next free slot of `slots` if it
+    /// was not (`played`).
     fn picture_need(
         &mut self,
         pos: &Position,
         mv: Move,
-        child: Option<&Position>,
-        played: &mut Option<Position>,
+        slots: &mut Slots,
+        played: &mut bool,
         need: u32,
         left: u32,
     ) -> u32 {
@@ -715,15 +765,7 @@ impl<'a> Searcher<'a> {
         if need >= left || left - 1 < bounds::NodePictures::MIN_MOVES {
             return need;
         }
-        let child = match child {
-            Some(child) => child,
-            None => played.get_or_insert_with(|| {
-                let mut child = pos.clone();
-                child.play(mv);
-                child
-            }),
-        };
-        if pictures.no_picture_fits_after(pos, mv, child) {
+        if pictures.no_picture_fits_after(pos, mv, slots.lazy(played, pos, mv)) {
             left
         } else {
             need
