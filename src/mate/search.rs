@@ -621,13 +621,11 @@ impl<'a> Searcher<'a> {
             self.parent_two = last_two.filter(|_| !children.is_empty()).map(Box::new);
             for &i in &order {
                 let (_, _, mv, at, next_few) = &children[i as usize];
-                let last_node;
                 let child = if *at == UNPLAYED {
-                    let mut child = pos.clone();
-                    let effect = child.play(*mv);
+                    // (Played into the free slot after the kept ones.)
+                    let effect = slots.play(pos, *mv);
                     debug_assert!(!effect.turn_ended, "a last move's child ends no turn");
-                    last_node = child;
-                    &last_node
+                    slots.next()
                 } else {
                     slots.get(*at)
                 };
