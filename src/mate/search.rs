@@ -565,8 +565,8 @@ impl<'a> Searcher<'a> {
             }
             // A child with one move left is searched exactly at once by
             // `last_move`, which is cheaper than a table probe or the bound,
-            // and in the order of the moves: it is played only then (a
-            // position is some 280 bytes to keep).
+            // and in the order of the moves: it is played only then, each
+            // into the same free slot ([`Slots`]).
             if left == 2 && !ends_turn {
                 self.unflushed += 1;
                 children.push((1, 0, mv, UNPLAYED, next_few));
@@ -601,8 +601,8 @@ impl<'a> Searcher<'a> {
             };
             children.push((need, closeness(pos, mv), mv, slots.keep(), next_few));
         }
-        // The order of the children, as indices: a child holds a position,
-        // and sorting them moved hundreds of bytes per step.
+        // The order of the children, as indices (cheaper to sort and
+        // rotate than the children).
         let mut order = std::mem::take(&mut self.order[ply]);
         order.clear();
         if outcome.is_none() {
