@@ -557,9 +557,7 @@ impl<'a> Searcher<'a> {
                     decide(mv);
                     continue;
                 };
-                if !played {
-                    slots.play(pos, mv);
-                }
+                slots.lazy(&mut played, pos, mv);
                 children.push((need, closeness(pos, mv), mv, slots.keep(), next_few));
                 continue;
             }
