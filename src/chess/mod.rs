@@ -24,7 +24,7 @@ pub use movegen::{
     generate_checks, generate_king_safe, generate_legal, has_legal_move, legal_moves,
 };
 pub use moves::{Move, MoveKind, MoveList};
-pub(crate) use position::castle_for;
+pub(crate) use position::{CASTLES, CastleSquares, castle_for};
 pub use position::{MoveEffect, Position};
 pub use rules::Rules;
 

@@ -102,6 +102,82 @@ fn last_two_filter_is_sound() {
     );
 }
 
+/// Castling near the end: the second-last-move filter keeps every line
+/// that mates with castling (last: the king and rook cover from where they
+/// land, the rook's line to the king open; or second-last), both sides,
+/// both colours, and
+/// where castling cannot check, a king or rook that may castle no longer
+/// lets every move through.
+#[test]
+fn last_two_filter_keeps_castling_mates_and_cuts_the_rest() {
+    use super::LastTwo;
+    use crate::chess::{Bitboard, MoveKind, castle_for};
+    let mut cache = BoundCache::default();
+    for rules in [Rules::Italian, Rules::Scottish] {
+        for f in [
+            "8/8/4p1p1/4pkp1/4p1p1/8/P7/R3K2R w KQ - 0 2",
+            "8/8/4p1p1/4pkp1/4p1p1/8/P7/R3K3 w Q - 0 2",
+            "r3k2r/p7/8/4P1P1/4PKP1/4P1P1/8/8 b kq - 0 2",
+        ] {
+            let pos = fen::parse(f, rules).expect("test FEN");
+            let filter = LastTwo::new(&pos);
+            let lines = all_mating_lines(&pos);
+            let castling = lines
+                .iter()
+                .filter(|l| l.iter().any(|m| m.kind() == MoveKind::Castle))
+                .count();
+            assert!(castling > 0, "{f}: no mate with castling");
+            for line in &lines {
+                // (A Scottish check ends the turn at once: no filter.)
+                let [first, last] = line[..] else {
+                    assert!(rules == Rules::Scottish && line.len() == 1, "{f}: {line:?}");
+                    continue;
+                };
+                let role = pos.role_after(first);
+                // (Castling moves the rook too.)
+                let last_movers = match castle_for(last.from(), last.to()) {
+                    Some(c) => c.king_from.bb() | c.rook_from.bb(),
+                    None => last.from().bb(),
+                };
+                for movable in [Bitboard::ALL, last_movers] {
+                    assert!(
+                        filter.may_mate_after_movable(
+                            &pos,
+                            &mut cache,
+                            (first.from(), first.to()),
+                            role,
+                            first.kind() == MoveKind::Castle,
+                            movable,
+                        ) && filter.last_move_reaches(&pos, &mut cache, first, role, movable),
+                        "{f}: {line:?}"
+                    );
+                }
+            }
+        }
+        // No mate: the enemy king's own pawns block every check, castling
+        // gives none. Every move but castling is cut: a king or rook that
+        // may castle let them all through, and our king moving last
+        // whenever the rest was covered on the empty board (after Rb1,
+        // which "covers" b5 through the pawn on b4).
+        let f = "8/8/ppp5/pkp5/ppp5/8/P7/R3K2R w KQ - 0 2";
+        let pos = fen::parse(f, rules).expect("test FEN");
+        let filter = LastTwo::new(&pos);
+        let mut cut = 0;
+        for &mv in legal_moves(&pos).iter() {
+            if mv.kind() != MoveKind::Castle {
+                let role = pos.role_after(mv);
+                let kept = filter.last_move_reaches(&pos, &mut cache, mv, role, Bitboard::ALL);
+                assert!(!kept, "{f}: {mv} let through");
+                cut += 1;
+            }
+        }
+        assert_eq!(
+            cut, 18,
+            "{f}: a pawn move, five king steps, twelve rook moves"
+        );
+    }
+}
+
 /// Every mating line of the rest of the turn (no pruning).
 fn all_mating_lines(pos: &Position) -> Vec<Vec<Move>> {
     let mut lines = Vec::new();
