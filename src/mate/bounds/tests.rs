@@ -104,10 +104,9 @@ fn last_two_filter_is_sound() {
 
 /// Castling near the end: the second-last-move filter keeps every line
 /// that mates with castling (last: the king and rook cover from where they
-/// land, the rook's line to the king open; or second-last), both sides,
-/// both colours, and
-/// where castling cannot check, a king or rook that may castle no longer
-/// lets every move through.
+/// land and the rook checks; or second-last), both sides, both colours;
+/// and where castling cannot check, a king or rook that may castle no
+/// longer lets every move through.
 #[test]
 fn last_two_filter_keeps_castling_mates_and_cuts_the_rest() {
     use super::LastTwo;
