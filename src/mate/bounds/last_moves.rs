@@ -272,7 +272,7 @@ impl LastTwo {
             own,
             enemy,
             ep: pos.ep_squares(),
-            castles: castles_after(pos, self.us, from),
+            castles: pos.castling_after(mv) & castling_bits(self.us),
         };
         // The others' cover on the real board, worked out when a piece
         // passes on the empty board's.
@@ -393,18 +393,6 @@ impl LastMoveBoard {
         let cover = entry.within(Role::Rook, c.rook_to)[0] | entry.within(Role::King, c.king_to)[0];
         need & !cover == 0
     }
-}
-
-/// Our castling rights (bits of [`Position::castling_rights`]) left after
-/// our move from `from` in `pos`: a king or rook that moves gives them up.
-fn castles_after(pos: &Position, us: Color, from: Square) -> u8 {
-    let mut rights = pos.castling_rights() & castling_bits(us);
-    for c in &CASTLES {
-        if from == c.king_from || from == c.rook_from {
-            rights &= !c.right;
-        }
-    }
-    rights
 }
 
 /// Does an end of the last move of our `role` on `sq` pass `covers` (the
